@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smcr: Shared Memory Communications over RDMA (RFC 7609), out-of-tree.
+ *
+ * Common definitions of the AF_SMC socket layer.
+ */
+#ifndef SMCR_H
+#define SMCR_H
+
+#include <linux/socket.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+
+#include "smcr_wire_clc.h"
+
+/* Protocol values of socket(AF_SMC, SOCK_STREAM, proto): uapi/linux/smc.h */
+#define SMCR_PROTO_IPV4		0
+#define SMCR_PROTO_IPV6		1
+
+/* Socket states. The numbers are ABI: sock_diag reports them to user space
+ * and Linux's smc_diag uses the same values, so tools read either module.
+ * RFC 7609 §4.8 names the closing states; only the ones a fallback
+ * connection passes through exist before the RDMA data path does.
+ */
+enum smcr_state {
+	SMCR_ACTIVE		= 1,
+	SMCR_INIT		= 2,
+	SMCR_CLOSED		= 7,
+	SMCR_LISTEN		= 10,
+};
+
+/* Wait for each CLC message of the handshake (App. C.1: no wait is open-ended) */
+#define SMCR_CLC_WAIT		(6 * HZ)
+
+/**
+ * struct smcr_sock - an AF_SMC socket
+ * @sk: the socket itself; first member, allocated through smcr_proto
+ * @clcsock: the internal TCP socket. It carries the CLC handshake and, after
+ *	fallback, all data. Set once at creation (or when a child is split
+ *	off a listener) and released only by smcr_release() or the child
+ *	destructor, so holding a reference on @sk keeps it valid.
+ * @clcsk_data_ready: @clcsock's callbacks as TCP set them, restored on detach
+ * @clcsk_write_space: see @clcsk_data_ready
+ * @clcsk_state_change: see @clcsk_data_ready
+ * @clcsk_error_report: see @clcsk_data_ready
+ * @listener: for a child still in its handshake, the listening socket it
+ *	came from (a reference is held); NULL once queued or accepted
+ * @accept_list: a child's link in its listener's @accept_q
+ * @accept_q: listener: children whose handshake ended, waiting for accept()
+ * @accept_lock: protects @accept_q and @accept_list of the queued children
+ * @listen_work: listener: takes new TCP connections off @clcsock
+ * @handshake_work: child: runs the server side of the CLC handshake
+ * @connect_work: finishes a non-blocking connect() in the background
+ * @connect_addr: destination of a non-blocking connect(), for @connect_work
+ * @connect_addrlen: length of @connect_addr
+ * @connect_pending: a non-blocking connect() is still under way
+ * @use_fallback: the connection runs over @clcsock (RFC 7609 §3.1)
+ * @fallback_reason: why, as a CLC decline code (App. C)
+ * @peer_diagnosis: the decline code the peer sent us, if it declined
+ *
+ * Fields without a lock named above are changed only under lock_sock(@sk).
+ */
+struct smcr_sock {
+	struct sock		sk;
+	struct socket		*clcsock;
+	void			(*clcsk_data_ready)(struct sock *sk);
+	void			(*clcsk_write_space)(struct sock *sk);
+	void			(*clcsk_state_change)(struct sock *sk);
+	void			(*clcsk_error_report)(struct sock *sk);
+
+	struct smcr_sock	*listener;
+	struct list_head	accept_list;
+	struct list_head	accept_q;
+	spinlock_t		accept_lock;	/* see above */
+	struct work_struct	listen_work;
+	struct work_struct	handshake_work;
+
+	struct work_struct	connect_work;
+	struct sockaddr_storage	connect_addr;
+	int			connect_addrlen;
+	bool			connect_pending;
+
+	bool			use_fallback;
+	u32			fallback_reason;
+	u32			peer_diagnosis;
+};
+
+static inline struct smcr_sock *smcr_sk(const struct sock *sk)
+{
+	return (struct smcr_sock *)sk;
+}
+
+extern struct proto smcr_proto;
+extern struct workqueue_struct *smcr_hs_wq;
+
+/* smcr_af.c */
+struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol);
+int smcr_af_init(void);
+void smcr_af_exit(void);
+
+/* smcr_clcsock.c: the internal TCP socket */
+int smcr_clcsock_create(struct smcr_sock *smc);
+void smcr_clcsock_attach(struct smcr_sock *smc);
+void smcr_clcsock_detach(struct smcr_sock *smc);
+void smcr_clcsock_release(struct smcr_sock *smc);
+void smcr_clcsock_sync_opts(struct smcr_sock *smc);
+void smcr_clcsock_inherit(struct smcr_sock *child, struct smcr_sock *lsmc);
+void smcr_fallback(struct smcr_sock *smc, u32 reason, u32 peer_diag);
+
+/* smcr_listen.c */
+int smcr_listen(struct socket *sock, int backlog);
+int smcr_accept(struct socket *sock, struct socket *newsock, int flags,
+		bool kern);
+void smcr_listen_stop(struct smcr_sock *lsmc);
+void smcr_listen_kick(struct smcr_sock *lsmc);
+bool smcr_accept_q_empty(struct smcr_sock *lsmc);
+
+/* smcr_clc.c: the CLC handshake (RFC 7609 §3.5.1, App. A.2) */
+int smcr_clc_client(struct smcr_sock *smc);
+int smcr_clc_server(struct smcr_sock *smc);
+
+/* smcr_ib.c: RDMA devices usable for SMC-R */
+struct smcr_ib_port {
+	u8	gid[SMCR_CLC_GID_LEN];
+	u8	mac[ETH_ALEN];
+};
+
+int smcr_ib_find_port(struct net_device *ndev, struct smcr_ib_port *port);
+void smcr_ib_system_id(u8 *id);
+int smcr_ib_init(void);
+void smcr_ib_exit(void);
+
+#endif /* SMCR_H */

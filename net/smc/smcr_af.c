@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the AF_SMC socket family.
+ *
+ * An AF_SMC socket starts as TCP on an internal socket (RFC 7609 §3.1),
+ * negotiates SMC-R on it with the CLC handshake and, when either side
+ * declines, keeps using that TCP connection: every call below then
+ * forwards to the internal socket. The listener side lives in
+ * smcr_listen.c, the handshake in smcr_clc.c.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/socket.h>
+#include <linux/termios.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "smcr.h"
+#include "smcr_trace.h"
+
+/* A connect() in flight: the initial kernel_connect() has been issued */
+static bool smcr_connecting(const struct smcr_sock *smc)
+{
+	return READ_ONCE(smc->connect_pending);
+}
+
+/* Every sock is counted from allocation to free: /proc/net/protocols */
+static void smcr_destruct(struct sock *sk)
+{
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
+}
+
+static void smcr_connect_work(struct work_struct *work);
+
+/**
+ * smcr_sock_alloc() - allocate and initialise an AF_SMC sock
+ * @net: network namespace
+ * @sock: the socket to attach it to, or NULL for a listener's child
+ * @protocol: SMCR_PROTO_IPV4 or SMCR_PROTO_IPV6
+ *
+ * Return: the new sock with one reference, or NULL without memory.
+ */
+struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
+{
+	struct smcr_sock *smc;
+	struct sock *sk;
+
+	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &smcr_proto, 0);
+	if (!sk)
+		return NULL;
+
+	sock_init_data(sock, sk);
+	sk->sk_state = SMCR_INIT;
+	sk->sk_protocol = protocol;
+	sk->sk_destruct = smcr_destruct;
+
+	smc = smcr_sk(sk);
+	INIT_LIST_HEAD(&smc->accept_list);
+	INIT_LIST_HEAD(&smc->accept_q);
+	spin_lock_init(&smc->accept_lock);
+	INIT_WORK(&smc->connect_work, smcr_connect_work);
+	sock_prot_inuse_add(net, &smcr_proto, 1);
+	return sk;
+}
+
+static int smcr_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc;
+
+	if (!sk)
+		return 0;
+	smc = smcr_sk(sk);
+
+	/* A background connect may be blocked in the TCP connect or in the
+	 * handshake while holding the sock lock: cut the TCP connection
+	 * first so that it returns, then wait for it.
+	 */
+	if (smcr_connecting(smc) && smc->clcsock)
+		kernel_sock_shutdown(smc->clcsock, SHUT_RDWR);
+	flush_work(&smc->connect_work);
+
+	lock_sock(sk);
+	if (sk->sk_state == SMCR_LISTEN) {
+		sk->sk_state = SMCR_CLOSED;
+		release_sock(sk);
+		smcr_listen_stop(smc);
+		lock_sock(sk);
+	}
+	sk->sk_state = SMCR_CLOSED;
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	smcr_clcsock_release(smc);
+	sock_orphan(sk);
+	sock->sk = NULL;
+	release_sock(sk);
+
+	trace_smcr_state(smc, "release");
+	sock_put(sk);
+	return 0;
+}
+
+/* Common address checks; the TCP layer checks the rest */
+static int smcr_check_addr(struct sock *sk, struct sockaddr *addr, int len)
+{
+	if (len < (int)sizeof(addr->sa_family))
+		return -EINVAL;
+	switch (addr->sa_family) {
+	case AF_INET:
+		return len < (int)sizeof(struct sockaddr_in) ? -EINVAL : 0;
+	case AF_INET6:
+		if (sk->sk_family != AF_INET6)
+			return -EAFNOSUPPORT;
+		return len < SIN6_LEN_RFC2133 ? -EINVAL : 0;
+	case AF_UNSPEC:
+		return 0;
+	default:
+		return -EAFNOSUPPORT;
+	}
+}
+
+static int smcr_bind(struct socket *sock, struct sockaddr *addr, int len)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	int rc;
+
+	rc = smcr_check_addr(sk, addr, len);
+	if (rc)
+		return rc;
+
+	lock_sock(sk);
+	if (sk->sk_state != SMCR_INIT || smcr_connecting(smc)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	smcr_clcsock_sync_opts(smc);
+	rc = kernel_bind(smc->clcsock, addr, len);
+out:
+	release_sock(sk);
+	return rc;
+}
+
+/* After TCP is up, run the client side of the handshake. The outcome is an
+ * active connection (SMC-R or fallback) or an error that fails connect().
+ */
+static int smcr_connect_finish(struct smcr_sock *smc)
+{
+	struct sock *sk = &smc->sk;
+	int rc;
+
+	lockdep_assert_held(&sk->sk_lock.slock);
+
+	rc = smcr_clc_client(smc);
+	if (rc) {
+		sk->sk_state = SMCR_CLOSED;
+		return rc;
+	}
+	sk->sk_state = SMCR_ACTIVE;
+	trace_smcr_state(smc, "connected");
+	return 0;
+}
+
+static void smcr_connect_work(struct work_struct *work)
+{
+	struct smcr_sock *smc = container_of(work, struct smcr_sock,
+					     connect_work);
+	struct sock *sk = &smc->sk;
+	int rc;
+
+	/* A blocking wait for TCP, as connect() would have done */
+	rc = kernel_connect(smc->clcsock, (struct sockaddr *)&smc->connect_addr,
+			    smc->connect_addrlen, 0);
+	if (rc == -EISCONN)
+		rc = 0;
+
+	lock_sock(sk);
+	if (sk->sk_state != SMCR_INIT || sock_flag(sk, SOCK_DEAD)) {
+		rc = -ECONNABORTED;
+		goto out;
+	}
+	if (!rc)
+		rc = smcr_connect_finish(smc);
+	else
+		sk->sk_state = SMCR_CLOSED;
+out:
+	if (rc)
+		sk->sk_err = -rc;
+	WRITE_ONCE(smc->connect_pending, false);
+	sk->sk_state_change(sk);
+	release_sock(sk);
+	sock_put(sk);
+}
+
+static int smcr_connect(struct socket *sock, struct sockaddr *addr, int len,
+			int flags)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	int rc;
+
+	rc = smcr_check_addr(sk, addr, len);
+	if (rc)
+		return rc;
+	if (addr->sa_family == AF_UNSPEC)
+		return -EOPNOTSUPP;
+
+	lock_sock(sk);
+	switch (sock->state) {
+	case SS_CONNECTED:
+		rc = sk->sk_state == SMCR_ACTIVE ? -EISCONN : -EINVAL;
+		goto out;
+	case SS_CONNECTING:
+		/* like TCP: report the outcome of a non-blocking connect once */
+		if (smcr_connecting(smc)) {
+			rc = -EALREADY;
+			goto out;
+		}
+		rc = sock_error(sk);
+		if (!rc && sk->sk_state != SMCR_ACTIVE)
+			rc = -ECONNABORTED;
+		sock->state = rc ? SS_UNCONNECTED : SS_CONNECTED;
+		goto out;
+	default:
+		break;
+	}
+	if (sk->sk_state != SMCR_INIT) {
+		rc = sk->sk_state == SMCR_LISTEN ? -EINVAL : -EISCONN;
+		goto out;
+	}
+
+	smcr_clcsock_sync_opts(smc);
+	/* RFC 7609 §3.5.1: the SYN carries the SMC-R TCP option */
+	tcp_sk(smc->clcsock->sk)->syn_smc = 1;
+
+	if (flags & O_NONBLOCK) {
+		memcpy(&smc->connect_addr, addr, len);
+		smc->connect_addrlen = len;
+		rc = kernel_connect(smc->clcsock, addr, len, O_NONBLOCK);
+		if (rc && rc != -EINPROGRESS)
+			goto out;
+		WRITE_ONCE(smc->connect_pending, true);
+		sock->state = SS_CONNECTING;
+		sock_hold(sk);
+		if (!queue_work(smcr_hs_wq, &smc->connect_work))
+			sock_put(sk);
+		rc = -EINPROGRESS;
+		goto out;
+	}
+
+	rc = kernel_connect(smc->clcsock, addr, len, 0);
+	if (rc)
+		goto out;
+	rc = smcr_connect_finish(smc);
+	if (!rc)
+		sock->state = SS_CONNECTED;
+out:
+	release_sock(sk);
+	return rc;
+}
+
+static int smcr_getname(struct socket *sock, struct sockaddr *addr, int peer)
+{
+	struct smcr_sock *smc = smcr_sk(sock->sk);
+
+	if (peer && sock->sk->sk_state != SMCR_ACTIVE &&
+	    !smcr_connecting(smc))
+		return -ENOTCONN;
+	if (!smc->clcsock)
+		return -EBADF;
+	if (peer)
+		return kernel_getpeername(smc->clcsock, addr);
+	return kernel_getsockname(smc->clcsock, addr);
+}
+
+static __poll_t smcr_poll(struct file *file, struct socket *sock,
+			  poll_table *wait)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	__poll_t mask = 0;
+
+	sock_poll_wait(file, sock, wait);
+
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	switch (READ_ONCE(sk->sk_state)) {
+	case SMCR_LISTEN:
+		if (!smcr_accept_q_empty(smc))
+			mask |= EPOLLIN | EPOLLRDNORM;
+		break;
+	case SMCR_CLOSED:
+		mask |= EPOLLHUP;
+		fallthrough;
+	case SMCR_ACTIVE:
+	case SMCR_INIT:
+		if (smcr_connecting(smc))
+			break;
+		/* TCP's view of the internal socket is ours */
+		if (smc->clcsock)
+			mask |= smc->clcsock->ops->poll(file, smc->clcsock,
+							NULL);
+		break;
+	}
+	return mask;
+}
+
+/* Data calls go to the internal socket once the connection fell back */
+static struct socket *smcr_data_sock(struct smcr_sock *smc)
+{
+	if (READ_ONCE(smc->sk.sk_state) != SMCR_ACTIVE || !smc->use_fallback)
+		return NULL;
+	smcr_clcsock_sync_opts(smc);
+	return smc->clcsock;
+}
+
+static int smcr_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct smcr_sock *smc = smcr_sk(sock->sk);
+	struct socket *tcp = smcr_data_sock(smc);
+
+	if (!tcp)
+		return smcr_connecting(smc) ? -EAGAIN : -ENOTCONN;
+	return tcp->ops->sendmsg(tcp, msg, len);
+}
+
+static int smcr_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+			int flags)
+{
+	struct smcr_sock *smc = smcr_sk(sock->sk);
+	struct socket *tcp = smcr_data_sock(smc);
+
+	if (!tcp)
+		return smcr_connecting(smc) ? -EAGAIN : -ENOTCONN;
+	return tcp->ops->recvmsg(tcp, msg, len, flags);
+}
+
+static ssize_t smcr_splice_read(struct socket *sock, loff_t *ppos,
+				struct pipe_inode_info *pipe, size_t len,
+				unsigned int flags)
+{
+	struct smcr_sock *smc = smcr_sk(sock->sk);
+	struct socket *tcp = smcr_data_sock(smc);
+
+	if (!tcp)
+		return -ENOTCONN;
+	return tcp->ops->splice_read(tcp, ppos, pipe, len, flags);
+}
+
+static int smcr_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	int rc;
+
+	if (how < SHUT_RD || how > SHUT_RDWR)
+		return -EINVAL;
+
+	lock_sock(sk);
+	if (sk->sk_state != SMCR_ACTIVE && sk->sk_state != SMCR_LISTEN) {
+		rc = -ENOTCONN;
+		goto out;
+	}
+	if (sk->sk_state == SMCR_LISTEN) {
+		/* as for TCP, a listener shut down for reading stops */
+		if (how == SHUT_WR) {
+			rc = 0;
+			goto out;
+		}
+		sk->sk_state = SMCR_CLOSED;
+		release_sock(sk);
+		smcr_listen_stop(smc);
+		lock_sock(sk);
+	}
+	rc = kernel_sock_shutdown(smc->clcsock, how);
+	sk->sk_shutdown |= how + 1;
+	sk->sk_state_change(sk);
+out:
+	release_sock(sk);
+	return rc;
+}
+
+static int smcr_ioctl(struct socket *sock, unsigned int cmd,
+		      unsigned long arg)
+{
+	struct smcr_sock *smc = smcr_sk(sock->sk);
+	struct socket *tcp = smcr_data_sock(smc);
+
+	if (!tcp) {
+		if (sock->sk->sk_state == SMCR_LISTEN &&
+		    (cmd == SIOCINQ || cmd == SIOCOUTQ))
+			return -EINVAL;
+		return -ENOTCONN;
+	}
+	return tcp->ops->ioctl(tcp, cmd, arg);
+}
+
+/* SOL_SOCKET options land on our sock (the socket core handles them) and
+ * reach the internal socket through smcr_clcsock_sync_opts(); every other
+ * level belongs to the TCP/IP stack underneath.
+ */
+static int smcr_setsockopt(struct socket *sock, int level, int optname,
+			   sockptr_t optval, unsigned int optlen)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	struct socket *tcp;
+	int rc;
+
+	if (level == SOL_SMC)
+		return -ENOPROTOOPT;
+
+	lock_sock(sk);
+	tcp = smc->clcsock;
+	if (!tcp || sk->sk_state == SMCR_CLOSED)
+		rc = -EBADF;
+	else
+		rc = tcp->ops->setsockopt(tcp, level, optname, optval, optlen);
+	release_sock(sk);
+	return rc;
+}
+
+static int smcr_getsockopt(struct socket *sock, int level, int optname,
+			   char __user *optval, int __user *optlen)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	struct socket *tcp;
+	int rc;
+
+	if (level == SOL_SMC)
+		return -ENOPROTOOPT;
+
+	lock_sock(sk);
+	tcp = smc->clcsock;
+	if (!tcp || sk->sk_state == SMCR_CLOSED)
+		rc = -EBADF;
+	else
+		rc = tcp->ops->getsockopt(tcp, level, optname, optval, optlen);
+	release_sock(sk);
+	return rc;
+}
+
+static const struct proto_ops smcr_proto_ops = {
+	.family		= PF_SMC,
+	.owner		= THIS_MODULE,
+	.release	= smcr_release,
+	.bind		= smcr_bind,
+	.connect	= smcr_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= smcr_accept,
+	.getname	= smcr_getname,
+	.poll		= smcr_poll,
+	.ioctl		= smcr_ioctl,
+	.listen		= smcr_listen,
+	.shutdown	= smcr_shutdown,
+	.setsockopt	= smcr_setsockopt,
+	.getsockopt	= smcr_getsockopt,
+	.sendmsg	= smcr_sendmsg,
+	.recvmsg	= smcr_recvmsg,
+	.mmap		= sock_no_mmap,
+	.splice_read	= smcr_splice_read,
+};
+
+static int smcr_create(struct net *net, struct socket *sock, int protocol,
+		       int kern)
+{
+	struct sock *sk;
+	int rc;
+
+	if (sock->type != SOCK_STREAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol != SMCR_PROTO_IPV4 && protocol != SMCR_PROTO_IPV6)
+		return -EPROTONOSUPPORT;
+
+	sock->state = SS_UNCONNECTED;
+	sock->ops = &smcr_proto_ops;
+	sk = smcr_sock_alloc(net, sock, protocol);
+	if (!sk)
+		return -ENOBUFS;
+
+	rc = smcr_clcsock_create(smcr_sk(sk));
+	if (rc) {
+		sk->sk_state = SMCR_CLOSED;
+		sock_orphan(sk);
+		sock->sk = NULL;
+		sock_put(sk);
+		return rc;
+	}
+	trace_smcr_state(smcr_sk(sk), "created");
+	return 0;
+}
+
+static const struct net_proto_family smcr_family = {
+	.family	= PF_SMC,
+	.owner	= THIS_MODULE,
+	.create	= smcr_create,
+};
+
+/**
+ * smcr_af_init() - register the AF_SMC family
+ *
+ * Return: 0, or -EEXIST when another module (Linux's own smc.ko) already
+ * owns AF_SMC.
+ */
+int smcr_af_init(void)
+{
+	int rc;
+
+	rc = sock_register(&smcr_family);
+	if (rc == -EEXIST)
+		pr_err("AF_SMC is already registered (is Linux's smc module loaded?); unload it before loading this module\n");
+	return rc;
+}
+
+/**
+ * smcr_af_exit() - unregister the AF_SMC family
+ *
+ * After this returns no new AF_SMC socket can be created; existing ones
+ * hold a reference on the module, so none is left by then.
+ */
+void smcr_af_exit(void)
+{
+	sock_unregister(PF_SMC);
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: listening AF_SMC sockets.
+ *
+ * A listener owns a listening TCP socket. Each TCP connection it accepts
+ * becomes a child AF_SMC socket that runs the server side of the CLC
+ * handshake in a work item of its own (RFC 7609 §3.5.1), so one slow or
+ * silent client never holds up the others. Children whose handshake ended
+ * wait in the accept queue until accept() takes them.
+ */
+
+#include <linux/net.h>
+#include <linux/sched/signal.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "smcr.h"
+#include "smcr_trace.h"
+
+/**
+ * smcr_accept_q_empty() - whether accept() would have to wait
+ * @lsmc: listening socket
+ *
+ * Return: true when no child is ready. Lockless: for poll.
+ */
+bool smcr_accept_q_empty(struct smcr_sock *lsmc)
+{
+	return list_empty_careful(&lsmc->accept_q);
+}
+
+static struct smcr_sock *smcr_accept_dequeue(struct smcr_sock *lsmc)
+{
+	struct smcr_sock *child;
+
+	spin_lock(&lsmc->accept_lock);
+	child = list_first_entry_or_null(&lsmc->accept_q, struct smcr_sock,
+					 accept_list);
+	if (child)
+		list_del_init(&child->accept_list);
+	spin_unlock(&lsmc->accept_lock);
+	return child;
+}
+
+/* End a child that never reached user space */
+static void smcr_child_destroy(struct smcr_sock *child)
+{
+	struct sock *sk = &child->sk;
+
+	lock_sock(sk);
+	sk->sk_state = SMCR_CLOSED;
+	smcr_clcsock_release(child);
+	sock_orphan(sk);
+	release_sock(sk);
+	sock_put(sk);
+}
+
+static void smcr_handshake_work(struct work_struct *work)
+{
+	struct smcr_sock *child = container_of(work, struct smcr_sock,
+					       handshake_work);
+	struct smcr_sock *lsmc = child->listener;
+	struct sock *lsk = &lsmc->sk;
+	int rc;
+
+	lock_sock(&child->sk);
+	if (!tcp_sk(child->clcsock->sk)->syn_smc) {
+		/* RFC 7609 §3.5.1: no option in the SYN, plain TCP */
+		smcr_fallback(child, SMCR_CLC_DECL_PEERNOSMC, 0);
+		rc = 0;
+	} else {
+		rc = smcr_clc_server(child);
+	}
+	if (!rc)
+		child->sk.sk_state = SMCR_ACTIVE;
+	release_sock(&child->sk);
+
+	lock_sock(lsk);
+	child->listener = NULL;
+	if (rc || lsk->sk_state != SMCR_LISTEN) {
+		sk_acceptq_removed(lsk);
+		release_sock(lsk);
+		smcr_child_destroy(child);
+	} else {
+		spin_lock(&lsmc->accept_lock);
+		list_add_tail(&child->accept_list, &lsmc->accept_q);
+		spin_unlock(&lsmc->accept_lock);
+		lsk->sk_data_ready(lsk);
+		release_sock(lsk);
+	}
+	sock_put(lsk);
+}
+
+/* Turn a TCP connection accepted on the listener into a child */
+static int smcr_child_new(struct smcr_sock *lsmc, struct socket *clcsock)
+{
+	struct sock *lsk = &lsmc->sk;
+	struct sock *newclcsk = clcsock->sk;
+	struct smcr_sock *child;
+	struct sock *sk;
+
+	sk = smcr_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol);
+	if (!sk)
+		return -ENOMEM;
+	child = smcr_sk(sk);
+	sk->sk_family = lsk->sk_family;
+	child->clcsock = clcsock;
+	smcr_clcsock_inherit(child, lsmc);
+
+	/* TCP cloned the listener's callbacks into the new socket; with the
+	 * owner left behind they do nothing. Give it TCP's own, then ours.
+	 */
+	write_lock_bh(&newclcsk->sk_callback_lock);
+	newclcsk->sk_data_ready = lsmc->clcsk_data_ready;
+	newclcsk->sk_write_space = lsmc->clcsk_write_space;
+	newclcsk->sk_state_change = lsmc->clcsk_state_change;
+	newclcsk->sk_error_report = lsmc->clcsk_error_report;
+	write_unlock_bh(&newclcsk->sk_callback_lock);
+	smcr_clcsock_attach(child);
+
+	sock_hold(lsk);
+	child->listener = lsmc;
+	sk_acceptq_added(lsk);
+	INIT_WORK(&child->handshake_work, smcr_handshake_work);
+	queue_work(smcr_hs_wq, &child->handshake_work);
+	return 0;
+}
+
+static void smcr_listen_work(struct work_struct *work)
+{
+	struct smcr_sock *lsmc = container_of(work, struct smcr_sock,
+					      listen_work);
+	struct sock *lsk = &lsmc->sk;
+	struct socket *clcsock;
+
+	lock_sock(lsk);
+	while (lsk->sk_state == SMCR_LISTEN && !sk_acceptq_is_full(lsk)) {
+		if (kernel_accept(lsmc->clcsock, &clcsock, O_NONBLOCK))
+			break;
+		if (smcr_child_new(lsmc, clcsock)) {
+			sock_release(clcsock);
+			break;
+		}
+	}
+	release_sock(lsk);
+	sock_put(lsk);
+}
+
+/**
+ * smcr_listen_kick() - look for new TCP connections on a listener
+ * @lsmc: listening socket
+ *
+ * Any context: called from the internal socket's data_ready callback.
+ */
+void smcr_listen_kick(struct smcr_sock *lsmc)
+{
+	sock_hold(&lsmc->sk);
+	if (!queue_work(smcr_hs_wq, &lsmc->listen_work))
+		sock_put(&lsmc->sk);
+}
+
+/**
+ * smcr_listen() - listen() for AF_SMC
+ * @sock: socket
+ * @backlog: longest accept queue
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_listen(struct socket *sock, int backlog)
+{
+	struct sock *sk = sock->sk;
+	struct smcr_sock *smc = smcr_sk(sk);
+	int rc = -EINVAL;
+
+	lock_sock(sk);
+	if (sock->state != SS_UNCONNECTED)
+		goto out;
+	if (sk->sk_state == SMCR_LISTEN) {
+		rc = kernel_listen(smc->clcsock, backlog);
+		if (!rc)
+			WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+		goto out;
+	}
+	if (sk->sk_state != SMCR_INIT)
+		goto out;
+
+	smcr_clcsock_sync_opts(smc);
+	/* RFC 7609 §3.5.1: answer SMC-capable SYNs with the option */
+	tcp_sk(smc->clcsock->sk)->syn_smc = 1;
+	INIT_WORK(&smc->listen_work, smcr_listen_work);
+	rc = kernel_listen(smc->clcsock, backlog);
+	if (rc)
+		goto out;
+	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+	sk->sk_ack_backlog = 0;
+	sk->sk_state = SMCR_LISTEN;
+	trace_smcr_state(smc, "listen");
+	/* connections that completed before the state changed */
+	smcr_listen_kick(smc);
+out:
+	release_sock(sk);
+	return rc;
+}
+
+/**
+ * smcr_listen_stop() - end a listener's background work and its children
+ * @lsmc: socket that was listening, its state already changed
+ *
+ * Children still in their handshake see the new state and end themselves.
+ */
+void smcr_listen_stop(struct smcr_sock *lsmc)
+{
+	struct sock *lsk = &lsmc->sk;
+	struct smcr_sock *child;
+
+	if (cancel_work_sync(&lsmc->listen_work))
+		sock_put(lsk);
+
+	lock_sock(lsk);
+	while ((child = smcr_accept_dequeue(lsmc))) {
+		sk_acceptq_removed(lsk);
+		smcr_child_destroy(child);
+	}
+	release_sock(lsk);
+}
+
+/**
+ * smcr_accept() - accept() for AF_SMC
+ * @sock: listening socket
+ * @newsock: socket to graft the child on
+ * @flags: file flags of the call (O_NONBLOCK)
+ * @kern: whether the caller is the kernel
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_accept(struct socket *sock, struct socket *newsock, int flags,
+		bool kern)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *lsk = sock->sk;
+	struct smcr_sock *lsmc = smcr_sk(lsk);
+	struct smcr_sock *child;
+	bool was_full;
+	long timeo;
+	int rc = 0;
+
+	lock_sock(lsk);
+	if (lsk->sk_state != SMCR_LISTEN) {
+		rc = -EINVAL;
+		goto out;
+	}
+
+	timeo = sock_rcvtimeo(lsk, flags & O_NONBLOCK);
+	add_wait_queue_exclusive(sk_sleep(lsk), &wait);
+	while (!(child = smcr_accept_dequeue(lsmc))) {
+		if (!timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(lsk, &timeo, !smcr_accept_q_empty(lsmc) ||
+			      lsk->sk_state != SMCR_LISTEN, &wait);
+		if (lsk->sk_state != SMCR_LISTEN) {
+			rc = -EINVAL;
+			break;
+		}
+	}
+	remove_wait_queue(sk_sleep(lsk), &wait);
+	if (!child)
+		goto out;
+
+	was_full = sk_acceptq_is_full(lsk);
+	sk_acceptq_removed(lsk);
+	sock_graft(&child->sk, newsock);
+	newsock->state = SS_CONNECTED;
+	trace_smcr_state(child, "accepted");
+	/* TCP connections may be waiting for room in the queue */
+	if (was_full)
+		smcr_listen_kick(lsmc);
+out:
+	release_sock(lsk);
+	return rc;
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: Shared Memory Communications over RDMA (RFC 7609).
+ *
+ * Module entry points: register every layer in order, unwind in reverse.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "smcr.h"
+
+struct proto smcr_proto = {
+	.name		= "SMCR",
+	.owner		= THIS_MODULE,
+	.obj_size	= sizeof(struct smcr_sock),
+	.slab_flags	= SLAB_TYPESAFE_BY_RCU,
+};
+
+/* Handshakes, non-blocking connects and listeners' accept loops */
+struct workqueue_struct *smcr_hs_wq;
+
+static int __init smcr_init(void)
+{
+	int rc;
+
+	rc = proto_register(&smcr_proto, 1);
+	if (rc)
+		return rc;
+
+	smcr_hs_wq = alloc_workqueue("smcr_hs", WQ_UNBOUND, 0);
+	if (!smcr_hs_wq) {
+		rc = -ENOMEM;
+		goto out_proto;
+	}
+
+	rc = smcr_ib_init();
+	if (rc)
+		goto out_wq;
+
+	rc = smcr_af_init();
+	if (rc)
+		goto out_ib;
+
+	/* TCP adds the SMC option to SYNs only while this key is on */
+	static_branch_inc(&tcp_have_smc);
+	return 0;
+
+out_ib:
+	smcr_ib_exit();
+out_wq:
+	destroy_workqueue(smcr_hs_wq);
+out_proto:
+	proto_unregister(&smcr_proto);
+	return rc;
+}
+
+static void __exit smcr_exit(void)
+{
+	static_branch_dec(&tcp_have_smc);
+	smcr_af_exit();
+	smcr_ib_exit();
+	destroy_workqueue(smcr_hs_wq);
+	proto_unregister(&smcr_proto);
+}
+
+module_init(smcr_init);
+module_exit(smcr_exit);
+
+MODULE_DESCRIPTION("Shared Memory Communications over RDMA (SMC-R, RFC 7609)");
+MODULE_LICENSE("GPL");

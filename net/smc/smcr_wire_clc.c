@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: CLC (Connection Layer Control) message wire format.
+ *
+ * Encoders and decoders for the CLC messages of RFC 7609, Appendix A.2.
+ * All layouts are written down as byte offsets below and accessed with
+ * the big-endian helpers of smcr_wire.h.
+ *
+ * Error convention of every decoder:
+ *   -EPROTO    not an SMC-R CLC message we can handle: bad header
+ *              eyecatcher, unknown or unexpected type, version 0,
+ *              unsupported version or path type for this message
+ *   -EMSGSIZE  the length field is out of bounds for the type, or the
+ *              caller's buffer does not hold exactly one message
+ *   -EBADMSG   the message is framed correctly but its contents are
+ *              inconsistent: bad trailer, bad IP area offset, too many
+ *              prefixes, bad prefix lengths, stray trailing bytes
+ * Encoders return the number of bytes written, -EINVAL for a field
+ * that does not fit its wire width, or -ENOSPC for a short buffer.
+ */
+#include "smcr_wire_clc.h"
+
+/* header, A.2 */
+#define OFF_HDR_EYE		0
+#define OFF_HDR_TYPE		4
+#define OFF_HDR_LEN		5
+#define OFF_HDR_VER		7
+
+/* local peer information shared by proposal, accept and confirm */
+#define OFF_PEER_ID		8
+#define OFF_GID			16
+#define OFF_MAC			32
+
+/* proposal, A.2.2 */
+#define OFF_PROP_IPAREA_OFF	38
+/* inside the IP area, relative to its start */
+#define IPA_SUBNET		0
+#define IPA_PREFIX_LEN		4
+#define IPA_V6_CNT		7
+/* inside one IPv6 prefix entry */
+#define V6_ADDR			0
+#define V6_LEN			16
+
+/* accept and confirm, A.2.3 / A.2.4 */
+#define OFF_AC_QPN		38
+#define OFF_AC_RKEY		41
+#define OFF_AC_RMBE_IDX		45
+#define OFF_AC_ALERT_TOKEN	46
+#define OFF_AC_SIZE_MTU		50
+#define OFF_AC_DMA_ADDR		52
+#define OFF_AC_PSN		61
+
+/* decline, A.2.5, plus the Linux version 2 diagnosis words */
+#define OFF_DECL_PEER_ID	8
+#define OFF_DECL_DIAG		16
+#define OFF_DECL_OS		20
+#define OFF_DECL_DIAG_V2	24
+
+#define SMCR_U24_MAX		0xffffffu
+#define SMCR_NIBBLE_MAX		0x0f
+
+/* smallest length the header may announce for @type, 0 if unknown */
+static u16 smcr_clc_min_len(u8 type)
+{
+	switch (type) {
+	case SMCR_CLC_TYPE_PROPOSAL:
+		return SMCR_CLC_PROP_MIN_LEN;
+	case SMCR_CLC_TYPE_ACCEPT:
+	case SMCR_CLC_TYPE_CONFIRM:
+		return SMCR_CLC_ACC_CONF_LEN;
+	case SMCR_CLC_TYPE_DECLINE:
+		return SMCR_CLC_DECLINE_LEN;
+	}
+	return 0;
+}
+
+/**
+ * smcr_clc_hdr_decode() - decode and validate the 8 byte CLC header
+ * @buf: received bytes
+ * @len: number of bytes in @buf, at least SMCR_CLC_HDR_LEN
+ * @hdr: filled with the decoded header, also when validation fails
+ *
+ * Checks the leading eyecatcher (A.2: both eyecatchers must be
+ * validated), the type (A.2.2 - A.2.5), a non-zero version and that
+ * the length fits the type and SMCR_CLC_MAX_LEN.  Only the first
+ * SMCR_CLC_HDR_LEN bytes are read, so a receiver can peek the header
+ * and then read exactly @hdr->length bytes in total.
+ *
+ * Return: 0 on success, -EPROTO for a bad eyecatcher, type or version,
+ * -EMSGSIZE if @len or the length field is out of bounds.
+ */
+int smcr_clc_hdr_decode(const u8 *buf, size_t len, struct smcr_clc_hdr *hdr)
+{
+	u16 min;
+
+	if (len < SMCR_CLC_HDR_LEN)
+		return -EMSGSIZE;
+	hdr->eyecatcher = smcr_get_be32(buf + OFF_HDR_EYE);
+	hdr->type = buf[OFF_HDR_TYPE];
+	hdr->length = smcr_get_be16(buf + OFF_HDR_LEN);
+	hdr->version = buf[OFF_HDR_VER] >> 4;
+	hdr->typebits = buf[OFF_HDR_VER] & SMCR_CLC_TYPEBITS_MASK;
+
+	if (hdr->eyecatcher != SMCR_CLC_EYECATCHER_R)
+		return -EPROTO;
+	min = smcr_clc_min_len(hdr->type);
+	if (!min || !hdr->version)
+		return -EPROTO;
+	if (hdr->length < min || hdr->length > SMCR_CLC_MAX_LEN)
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * smcr_clc_check_trailer() - check the trailing eyecatcher of a message
+ * @msg: the complete message
+ * @len: its length as announced in the header
+ *
+ * RFC 7609 A.2 requires the receiver to validate the eyecatcher at the
+ * end of every CLC message.
+ *
+ * Return: 0 if the last four bytes spell "SMCR", -EMSGSIZE if @len
+ * cannot hold a header and a trailer, -EBADMSG otherwise.
+ */
+int smcr_clc_check_trailer(const u8 *msg, size_t len)
+{
+	if (len < SMCR_CLC_HDR_LEN + SMCR_CLC_TRL_LEN)
+		return -EMSGSIZE;
+	if (smcr_get_be32(msg + len - SMCR_CLC_TRL_LEN) !=
+	    SMCR_CLC_EYECATCHER_R)
+		return -EBADMSG;
+	return 0;
+}
+
+/* Common framing checks for a message of one of the two types @t1, @t2:
+ * header, buffer holding exactly the message, trailer.
+ */
+static int smcr_clc_frame(const u8 *buf, size_t len, u8 t1, u8 t2,
+			  struct smcr_clc_hdr *hdr)
+{
+	int rc;
+
+	rc = smcr_clc_hdr_decode(buf, len, hdr);
+	if (rc)
+		return rc;
+	if (hdr->type != t1 && hdr->type != t2)
+		return -EPROTO;
+	if (len != hdr->length)
+		return -EMSGSIZE;
+	return smcr_clc_check_trailer(buf, len);
+}
+
+static void smcr_clc_put_hdr(u8 *buf, u8 type, u16 length, u8 version,
+			     u8 typebits)
+{
+	smcr_put_be32(buf + OFF_HDR_EYE, SMCR_CLC_EYECATCHER_R);
+	buf[OFF_HDR_TYPE] = type;
+	smcr_put_be16(buf + OFF_HDR_LEN, length);
+	buf[OFF_HDR_VER] = (u8)(version << 4 |
+				(typebits & SMCR_CLC_TYPEBITS_MASK));
+}
+
+static void smcr_clc_put_trailer(u8 *buf, u16 length)
+{
+	smcr_put_be32(buf + length - SMCR_CLC_TRL_LEN, SMCR_CLC_EYECATCHER_R);
+}
+
+/* a proposal carries an IP area unless its v1 path type is "none" */
+static bool smcr_clc_prop_has_iparea(const struct smcr_clc_proposal *p)
+{
+	return p->path_v1 != SMCR_CLC_PATH_NONE;
+}
+
+/**
+ * smcr_clc_proposal_len() - validate a proposal and compute its length
+ * @p: proposal to be encoded
+ *
+ * Return: the number of bytes smcr_clc_proposal_encode() will write, or
+ * -EINVAL if a field cannot be represented (A.2.2: at most eight IPv6
+ * prefixes; prefix lengths bounded by the address width; version 1
+ * proposals must offer a path and carry no extension area), or if the
+ * total falls outside SMCR_CLC_PROP_MIN_LEN..SMCR_CLC_PROP_MAX_LEN.
+ */
+int smcr_clc_proposal_len(const struct smcr_clc_proposal *p)
+{
+	size_t total = SMCR_CLC_PROP_BASE_LEN;
+	unsigned int i;
+
+	if (!p->version || p->version > SMCR_NIBBLE_MAX ||
+	    p->path_v1 > SMCR_CLC_PATH_BOTH ||
+	    p->path_v2 > SMCR_CLC_PATH_BOTH)
+		return -EINVAL;
+	if (p->version == SMCR_CLC_V1 &&
+	    (!smcr_clc_prop_has_iparea(p) || p->path_v2 || p->ext_len))
+		return -EINVAL;
+	if (smcr_clc_prop_has_iparea(p)) {
+		if (p->iparea_offset > SMCR_CLC_IPAREA_OFF_MAX ||
+		    p->ipv4_prefix_len > 32 ||
+		    p->ipv6_prefix_cnt > SMCR_CLC_MAX_V6_PREFIX)
+			return -EINVAL;
+		for (i = 0; i < p->ipv6_prefix_cnt; i++)
+			if (p->ipv6_prefix[i].len > 128)
+				return -EINVAL;
+		total += p->iparea_offset + SMCR_CLC_IPAREA_LEN +
+			 p->ipv6_prefix_cnt * SMCR_CLC_V6_PREFIX_LEN;
+	}
+	total += p->ext_len + SMCR_CLC_TRL_LEN;
+	if (total < SMCR_CLC_PROP_MIN_LEN || total > SMCR_CLC_PROP_MAX_LEN)
+		return -EINVAL;
+	return (int)total;
+}
+
+/**
+ * smcr_clc_proposal_encode() - build an SMC Proposal CLC message
+ * @p: proposal contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Lays out the message of RFC 7609 A.2.2: header with the version and
+ * path types, peer ID, GID, MAC, the IP area offset, @p->iparea_offset
+ * zero bytes, the IPv4 subnet, its prefix length, the IPv6 prefix count
+ * and array, @p->ext_len zero bytes and the trailer.  Reserved and
+ * skipped bytes are zero (A.2).
+ *
+ * Return: bytes written, -EINVAL for invalid contents, -ENOSPC if @len
+ * is too small.
+ */
+int smcr_clc_proposal_encode(const struct smcr_clc_proposal *p,
+			     u8 *buf, size_t len)
+{
+	unsigned int i;
+	size_t pos;
+	u8 typebits;
+	int total;
+
+	total = smcr_clc_proposal_len(p);
+	if (total < 0)
+		return total;
+	if (len < (size_t)total)
+		return -ENOSPC;
+
+	memset(buf, 0, total);
+	typebits = p->path_v1;
+	if (p->version >= SMCR_CLC_V2)
+		typebits |= p->path_v2 << SMCR_CLC_PATH_V2_SHIFT;
+	smcr_clc_put_hdr(buf, SMCR_CLC_TYPE_PROPOSAL, (u16)total, p->version,
+			 typebits);
+	memcpy(buf + OFF_PEER_ID, p->peer_id, SMCR_CLC_PEER_ID_LEN);
+	memcpy(buf + OFF_GID, p->gid, SMCR_CLC_GID_LEN);
+	memcpy(buf + OFF_MAC, p->mac, SMCR_CLC_MAC_LEN);
+	smcr_put_be16(buf + OFF_PROP_IPAREA_OFF, p->iparea_offset);
+
+	if (smcr_clc_prop_has_iparea(p)) {
+		pos = SMCR_CLC_PROP_BASE_LEN + p->iparea_offset;
+		smcr_put_be32(buf + pos + IPA_SUBNET, p->ipv4_subnet);
+		buf[pos + IPA_PREFIX_LEN] = p->ipv4_prefix_len;
+		buf[pos + IPA_V6_CNT] = p->ipv6_prefix_cnt;
+		pos += SMCR_CLC_IPAREA_LEN;
+		for (i = 0; i < p->ipv6_prefix_cnt; i++) {
+			memcpy(buf + pos + V6_ADDR, p->ipv6_prefix[i].addr,
+			       sizeof(p->ipv6_prefix[i].addr));
+			buf[pos + V6_LEN] = p->ipv6_prefix[i].len;
+			pos += SMCR_CLC_V6_PREFIX_LEN;
+		}
+	}
+	smcr_clc_put_trailer(buf, (u16)total);
+	return total;
+}
+
+/**
+ * smcr_clc_proposal_decode() - parse and validate an SMC Proposal
+ * @buf: the complete message, header and trailer included
+ * @len: number of bytes in @buf; must equal the header length
+ * @p: filled with the decoded proposal; zeroed first
+ *
+ * Follows RFC 7609 A.2.2: the IP area is found by skipping the number
+ * of bytes given in the offset field (bounded to
+ * SMCR_CLC_IPAREA_OFF_MAX as Linux does), at most eight IPv6 prefixes
+ * follow it, and a version 1 message must end right after them.  A
+ * version 2 (Linux) proposal may carry further data before the trailer;
+ * it is skipped and only its size is reported in @p->ext_len.
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_clc_proposal_decode(const u8 *buf, size_t len,
+			     struct smcr_clc_proposal *p)
+{
+	struct smcr_clc_v6_prefix *pfx;
+	struct smcr_clc_hdr hdr;
+	size_t pos, end;
+	unsigned int i;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	rc = smcr_clc_frame(buf, len, SMCR_CLC_TYPE_PROPOSAL,
+			    SMCR_CLC_TYPE_PROPOSAL, &hdr);
+	if (rc)
+		return rc;
+
+	p->version = hdr.version;
+	p->path_v1 = hdr.typebits & SMCR_CLC_PATH_V1_MASK;
+	if (hdr.version >= SMCR_CLC_V2)
+		p->path_v2 = (hdr.typebits & SMCR_CLC_PATH_V2_MASK) >>
+			     SMCR_CLC_PATH_V2_SHIFT;
+	else if (!smcr_clc_prop_has_iparea(p))
+		return -EPROTO;
+
+	memcpy(p->peer_id, buf + OFF_PEER_ID, SMCR_CLC_PEER_ID_LEN);
+	memcpy(p->gid, buf + OFF_GID, SMCR_CLC_GID_LEN);
+	memcpy(p->mac, buf + OFF_MAC, SMCR_CLC_MAC_LEN);
+	p->iparea_offset = smcr_get_be16(buf + OFF_PROP_IPAREA_OFF);
+
+	end = hdr.length - SMCR_CLC_TRL_LEN;
+	pos = SMCR_CLC_PROP_BASE_LEN;
+	if (smcr_clc_prop_has_iparea(p)) {
+		if (p->iparea_offset > SMCR_CLC_IPAREA_OFF_MAX)
+			return -EBADMSG;
+		pos += p->iparea_offset;
+		if (pos + SMCR_CLC_IPAREA_LEN > end)
+			return -EBADMSG;
+		p->ipv4_subnet = smcr_get_be32(buf + pos + IPA_SUBNET);
+		p->ipv4_prefix_len = buf[pos + IPA_PREFIX_LEN];
+		p->ipv6_prefix_cnt = buf[pos + IPA_V6_CNT];
+		if (p->ipv4_prefix_len > 32 ||
+		    p->ipv6_prefix_cnt > SMCR_CLC_MAX_V6_PREFIX)
+			return -EBADMSG;
+		pos += SMCR_CLC_IPAREA_LEN;
+		if (pos + p->ipv6_prefix_cnt * SMCR_CLC_V6_PREFIX_LEN > end)
+			return -EBADMSG;
+		for (i = 0; i < p->ipv6_prefix_cnt; i++) {
+			pfx = &p->ipv6_prefix[i];
+			memcpy(pfx->addr, buf + pos + V6_ADDR,
+			       sizeof(pfx->addr));
+			pfx->len = buf[pos + V6_LEN];
+			if (pfx->len > 128)
+				return -EBADMSG;
+			pos += SMCR_CLC_V6_PREFIX_LEN;
+		}
+	}
+	if (hdr.version == SMCR_CLC_V1 && pos != end)
+		return -EBADMSG;
+	p->ext_len = (u16)(end - pos);
+	return 0;
+}
+
+/**
+ * smcr_clc_accept_confirm_encode() - build an SMC Accept or Confirm
+ * @m: message contents; @m->type selects accept or confirm
+ * @buf: output buffer
+ * @len: size of @buf, at least SMCR_CLC_ACC_CONF_LEN
+ *
+ * Writes the 68 byte version 1 layout of RFC 7609 A.2.3 / A.2.4 with
+ * path type SMC-R and the F bit set from @m->first_contact.
+ *
+ * Return: SMCR_CLC_ACC_CONF_LEN, -EINVAL if @m->type is wrong or a
+ * field exceeds its wire width (24 bit QPN and PSN, 4 bit size and
+ * MTU), -ENOSPC if @len is too small.
+ */
+int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
+				   u8 *buf, size_t len)
+{
+	u8 typebits = SMCR_CLC_PATH_R;
+
+	if (m->type != SMCR_CLC_TYPE_ACCEPT &&
+	    m->type != SMCR_CLC_TYPE_CONFIRM)
+		return -EINVAL;
+	if (m->qpn > SMCR_U24_MAX || m->psn > SMCR_U24_MAX ||
+	    m->rmbe_size > SMCR_NIBBLE_MAX || m->qp_mtu > SMCR_NIBBLE_MAX)
+		return -EINVAL;
+	if (len < SMCR_CLC_ACC_CONF_LEN)
+		return -ENOSPC;
+
+	memset(buf, 0, SMCR_CLC_ACC_CONF_LEN);
+	if (m->first_contact)
+		typebits |= SMCR_CLC_FLAG_FC;
+	smcr_clc_put_hdr(buf, m->type, SMCR_CLC_ACC_CONF_LEN, SMCR_CLC_V1,
+			 typebits);
+	memcpy(buf + OFF_PEER_ID, m->peer_id, SMCR_CLC_PEER_ID_LEN);
+	memcpy(buf + OFF_GID, m->gid, SMCR_CLC_GID_LEN);
+	memcpy(buf + OFF_MAC, m->mac, SMCR_CLC_MAC_LEN);
+	smcr_put_be24(buf + OFF_AC_QPN, m->qpn);
+	smcr_put_be32(buf + OFF_AC_RKEY, m->rmb_rkey);
+	buf[OFF_AC_RMBE_IDX] = m->rmbe_idx;
+	smcr_put_be32(buf + OFF_AC_ALERT_TOKEN, m->rmbe_alert_token);
+	buf[OFF_AC_SIZE_MTU] = (u8)(m->rmbe_size << 4 | m->qp_mtu);
+	smcr_put_be64(buf + OFF_AC_DMA_ADDR, m->rmb_dma_addr);
+	smcr_put_be24(buf + OFF_AC_PSN, m->psn);
+	smcr_clc_put_trailer(buf, SMCR_CLC_ACC_CONF_LEN);
+	return SMCR_CLC_ACC_CONF_LEN;
+}
+
+/**
+ * smcr_clc_accept_confirm_decode() - parse an SMC Accept or Confirm
+ * @buf: the complete message, header and trailer included
+ * @len: number of bytes in @buf; must equal the header length
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Accepts only the version 1 SMC-R layout of RFC 7609 A.2.3 / A.2.4,
+ * which is exactly SMCR_CLC_ACC_CONF_LEN bytes long.  Reserved bytes
+ * are not validated (A.2), nor is the MTU, which is only meaningful on
+ * a first contact (A.2.3).
+ *
+ * Return: 0, -EPROTO for another type, version or path type, -EMSGSIZE
+ * or -EBADMSG for framing or length errors.
+ */
+int smcr_clc_accept_confirm_decode(const u8 *buf, size_t len,
+				   struct smcr_clc_accept_confirm *m)
+{
+	struct smcr_clc_hdr hdr;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_clc_hdr_decode(buf, len, &hdr);
+	if (rc)
+		return rc;
+	if ((hdr.type != SMCR_CLC_TYPE_ACCEPT &&
+	     hdr.type != SMCR_CLC_TYPE_CONFIRM) ||
+	    hdr.version != SMCR_CLC_V1 ||
+	    (hdr.typebits & SMCR_CLC_PATH_V1_MASK) != SMCR_CLC_PATH_R)
+		return -EPROTO;
+	if (hdr.length != SMCR_CLC_ACC_CONF_LEN)
+		return -EBADMSG;
+	rc = smcr_clc_frame(buf, len, SMCR_CLC_TYPE_ACCEPT,
+			    SMCR_CLC_TYPE_CONFIRM, &hdr);
+	if (rc)
+		return rc;
+
+	m->type = hdr.type;
+	m->first_contact = !!(hdr.typebits & SMCR_CLC_FLAG_FC);
+	memcpy(m->peer_id, buf + OFF_PEER_ID, SMCR_CLC_PEER_ID_LEN);
+	memcpy(m->gid, buf + OFF_GID, SMCR_CLC_GID_LEN);
+	memcpy(m->mac, buf + OFF_MAC, SMCR_CLC_MAC_LEN);
+	m->qpn = smcr_get_be24(buf + OFF_AC_QPN);
+	m->rmb_rkey = smcr_get_be32(buf + OFF_AC_RKEY);
+	m->rmbe_idx = buf[OFF_AC_RMBE_IDX];
+	m->rmbe_alert_token = smcr_get_be32(buf + OFF_AC_ALERT_TOKEN);
+	m->rmbe_size = buf[OFF_AC_SIZE_MTU] >> 4;
+	m->qp_mtu = buf[OFF_AC_SIZE_MTU] & SMCR_NIBBLE_MAX;
+	m->rmb_dma_addr = smcr_get_be64(buf + OFF_AC_DMA_ADDR);
+	m->psn = smcr_get_be24(buf + OFF_AC_PSN);
+	return 0;
+}
+
+/* wire length of a decline of version @version */
+static u16 smcr_clc_decline_len(u8 version)
+{
+	return version == SMCR_CLC_V1 ? SMCR_CLC_DECLINE_LEN :
+					SMCR_CLC_DECLINE_V2_LEN;
+}
+
+/**
+ * smcr_clc_decline_encode() - build an SMC Decline CLC message
+ * @d: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Version 1 gives the 28 byte message of RFC 7609 A.2.5.  Any higher
+ * version gives the 44 byte layout Linux uses from version 2 on, with
+ * four extra diagnosis words before the trailer.  The S bit is set
+ * from @d->out_of_sync (C.4); the OS type is the high nibble of the
+ * byte after the diagnosis code.
+ *
+ * Return: bytes written, -EINVAL for a version of 0 or above 15 or an
+ * OS type above 15, -ENOSPC if @len is too small.
+ */
+int smcr_clc_decline_encode(const struct smcr_clc_decline *d,
+			    u8 *buf, size_t len)
+{
+	u8 typebits = 0;
+	unsigned int i;
+	u16 total;
+
+	if (!d->version || d->version > SMCR_NIBBLE_MAX ||
+	    d->os_type > SMCR_NIBBLE_MAX)
+		return -EINVAL;
+	total = smcr_clc_decline_len(d->version);
+	if (len < total)
+		return -ENOSPC;
+
+	memset(buf, 0, total);
+	if (d->out_of_sync)
+		typebits |= SMCR_CLC_FLAG_SYNC;
+	smcr_clc_put_hdr(buf, SMCR_CLC_TYPE_DECLINE, total, d->version,
+			 typebits);
+	memcpy(buf + OFF_DECL_PEER_ID, d->peer_id, SMCR_CLC_PEER_ID_LEN);
+	smcr_put_be32(buf + OFF_DECL_DIAG, d->diag);
+	buf[OFF_DECL_OS] = (u8)(d->os_type << 4);
+	if (d->version != SMCR_CLC_V1)
+		for (i = 0; i < SMCR_CLC_DECL_DIAG_V2_CNT; i++)
+			smcr_put_be32(buf + OFF_DECL_DIAG_V2 + 4 * i,
+				      d->diag_v2[i]);
+	smcr_clc_put_trailer(buf, total);
+	return total;
+}
+
+/**
+ * smcr_clc_decline_decode() - parse an SMC Decline CLC message
+ * @buf: the complete message, header and trailer included
+ * @len: number of bytes in @buf; must equal the header length
+ * @d: filled with the decoded message; zeroed first
+ *
+ * A version 1 decline must be 28 bytes long (RFC 7609 A.2.5), any
+ * higher version 44 bytes, the size Linux sends.  Both eyecatchers are
+ * checked (A.2).
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_clc_decline_decode(const u8 *buf, size_t len,
+			    struct smcr_clc_decline *d)
+{
+	struct smcr_clc_hdr hdr;
+	unsigned int i;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	rc = smcr_clc_hdr_decode(buf, len, &hdr);
+	if (rc)
+		return rc;
+	if (hdr.type != SMCR_CLC_TYPE_DECLINE)
+		return -EPROTO;
+	if (hdr.length != smcr_clc_decline_len(hdr.version))
+		return -EBADMSG;
+	rc = smcr_clc_frame(buf, len, SMCR_CLC_TYPE_DECLINE,
+			    SMCR_CLC_TYPE_DECLINE, &hdr);
+	if (rc)
+		return rc;
+
+	d->version = hdr.version;
+	d->out_of_sync = !!(hdr.typebits & SMCR_CLC_FLAG_SYNC);
+	memcpy(d->peer_id, buf + OFF_DECL_PEER_ID, SMCR_CLC_PEER_ID_LEN);
+	d->diag = smcr_get_be32(buf + OFF_DECL_DIAG);
+	d->os_type = buf[OFF_DECL_OS] >> 4;
+	if (hdr.version != SMCR_CLC_V1)
+		for (i = 0; i < SMCR_CLC_DECL_DIAG_V2_CNT; i++)
+			d->diag_v2[i] = smcr_get_be32(buf + OFF_DECL_DIAG_V2 +
+						      4 * i);
+	return 0;
+}
+
+/**
+ * smcr_clc_rmbe_size_compress() - RMBE byte size to its 4 bit code
+ * @bytes: wanted buffer size
+ *
+ * RFC 7609 A.2.3 "Bsize": size = 2^(code + 4) KiB, i.e. 16 KiB << code.
+ * Rounds up so the buffer is at least @bytes long, and caps the result
+ * at SMCR_CLC_RMBE_CODE_MAX (512 KiB, the RFC maximum).
+ *
+ * Return: the compressed size code.
+ */
+u8 smcr_clc_rmbe_size_compress(u32 bytes)
+{
+	u8 code = 0;
+
+	while (code < SMCR_CLC_RMBE_CODE_MAX &&
+	       (SMCR_CLC_RMBE_MIN_SIZE << code) < bytes)
+		code++;
+	return code;
+}
+
+/**
+ * smcr_clc_rmbe_size_decompress() - 4 bit RMBE size code to bytes
+ * @code: compressed size; only the low four bits are used
+ *
+ * Return: 16 KiB << @code (RFC 7609 A.2.3).
+ */
+u32 smcr_clc_rmbe_size_decompress(u8 code)
+{
+	return SMCR_CLC_RMBE_MIN_SIZE << (code & SMCR_NIBBLE_MAX);
+}
+
+/**
+ * smcr_clc_mtu_to_bytes() - QP MTU enumeration value to bytes
+ * @code: SMCR_CLC_MTU_* value (RFC 7609 A.2.3)
+ *
+ * Return: 256 to 4096, or 0 for a reserved value.
+ */
+u32 smcr_clc_mtu_to_bytes(u8 code)
+{
+	if (code < SMCR_CLC_MTU_256 || code > SMCR_CLC_MTU_4096)
+		return 0;
+	return 128u << code;
+}
+
+/**
+ * smcr_clc_mtu_from_bytes() - byte MTU to the QP MTU enumeration
+ * @bytes: one of 256, 512, 1024, 2048 or 4096
+ *
+ * Return: the matching SMCR_CLC_MTU_* value, or 0 (reserved) if @bytes
+ * is not one of the enumerated sizes.
+ */
+u8 smcr_clc_mtu_from_bytes(u32 bytes)
+{
+	u8 code;
+
+	for (code = SMCR_CLC_MTU_256; code <= SMCR_CLC_MTU_4096; code++)
+		if (smcr_clc_mtu_to_bytes(code) == bytes)
+			return code;
+	return 0;
+}
