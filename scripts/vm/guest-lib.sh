@@ -1,0 +1,131 @@
+# shellcheck shell=bash
+# Helpers for guest test scripts run by scripts/vm/run-pair.
+#   source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+#
+# Environment provided by the harness: SMCR_ROLE (a|b), SMCR_SELF_IP,
+# SMCR_PEER_IP, SMCR_SELF_IP6, SMCR_PEER_IP6, SMCR_OUT (shared rw dir, same
+# path in both guests and on the host), SMCR_REPO, SMCR_KVER, SMCR_NAME, and
+# SMCR_PEER_BOOTED (1 if the other guest runs too, 0 in a single-guest group).
+#
+# Results are TAP lines on stdout ("ok - desc" / "not ok - desc", "# diag").
+# run-pair prefixes them with the guest role; numbering is not needed.
+
+# tap_ok NAME
+tap_ok() { printf 'ok - %s\n' "$1"; }
+
+# tap_fail NAME [DIAG...]: each DIAG line is printed as a "# " diagnostic.
+tap_fail() {
+	printf 'not ok - %s\n' "$1"
+	shift
+	if (($#)); then printf '%s\n' "$@" | sed 's/^/# /'; fi
+	return 0
+}
+
+# tap_check NAME CMD [ARGS...]: run CMD, report ok/not ok by its exit status,
+# show its output (stdout+stderr) as diagnostics. Returns CMD's status, so
+# under `set -e` write `tap_check ... || true` to keep going after a failure.
+tap_check() {
+	local name=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if ((rc == 0)); then
+		printf 'ok - %s\n' "$name"
+	else
+		printf 'not ok - %s\n' "$name"
+		printf '# exit status %d: %s\n' "$rc" "$*"
+	fi
+	if [[ -n $out ]]; then printf '%s\n' "$out" | sed 's/^/# /'; fi
+	return "$rc"
+}
+
+_smcr_peer_role() { if [[ $SMCR_ROLE == a ]]; then echo b; else echo a; fi; }
+
+# barrier NAME [TIMEOUT_S=60]: returns 0 once the other guest has reached the
+# barrier of the same NAME (the n-th call with a NAME pairs with the peer's
+# n-th call), 1 after TIMEOUT_S. Implemented with marker files in the shared
+# dir (mounted cache=none, so the peer's files are seen without delay).
+# In a single-guest group it returns at once.
+barrier() {
+	local name=${1//[^A-Za-z0-9_.-]/_} timeout=${2:-60} dir cnt gen peer deadline
+	[[ ${SMCR_PEER_BOOTED:-1} == 1 ]] || return 0
+	dir="$SMCR_OUT/.$SMCR_NAME.barrier"
+	mkdir -p "$dir"
+	# Generation counter kept in guest-local tmpfs.
+	cnt="/tmp/.smcr-barrier.$name"
+	gen=$(($(cat "$cnt" 2>/dev/null || echo 0) + 1))
+	echo "$gen" >"$cnt"
+	peer=$(_smcr_peer_role)
+	: >"$dir/$name.$gen.$SMCR_ROLE"
+	deadline=$((SECONDS + timeout))
+	until [[ -e $dir/$name.$gen.$peer ]]; do
+		if ((SECONDS >= deadline)); then
+			printf '# barrier %s: guest %s did not arrive within %ss\n' \
+				"$name" "$peer" "$timeout"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# wait_listen PORT [TIMEOUT_S=30]: wait until a local TCP socket listens on
+# PORT (use before a barrier that tells the peer to connect).
+wait_listen() {
+	local port=$1 timeout=${2:-30} deadline=$((SECONDS + ${2:-30}))
+	until ss -Hltn "sport = :$port" | grep -q .; do
+		if ((SECONDS >= deadline)); then
+			printf '# nothing listens on port %s after %ss\n' "$port" "$timeout"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# wait_rdma_listen PORT [TIMEOUT_S=30]: wait until a local RDMA CM id listens
+# on PORT (rping -s, rdma_cm servers; these have no TCP socket).
+wait_rdma_listen() {
+	local port=$1 timeout=${2:-30} deadline=$((SECONDS + ${2:-30}))
+	until rdma resource show cm_id 2>/dev/null | grep -Eq "state LISTEN .*:$port( |$)"; do
+		if ((SECONDS >= deadline)); then
+			printf '# no RDMA CM listener on port %s after %ss\n' "$port" "$timeout"
+			rdma resource show cm_id 2>&1 | sed 's/^/# /'
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# wait_port IP PORT [TIMEOUT_S=30]: wait until a TCP connect to IP:PORT
+# succeeds. NOTE: this makes (and closes) a real connection, which a server
+# that accepts exactly one client will consume; prefer wait_listen + barrier.
+wait_port() {
+	local ip=$1 port=$2 timeout=${3:-30} deadline=$((SECONDS + ${3:-30}))
+	# shellcheck disable=SC2016 # $0/$1 expand in the inner shell
+	until timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$ip" "$port" 2>/dev/null; do
+		if ((SECONDS >= deadline)); then
+			printf '# %s port %s not reachable after %ss\n' "$ip" "$port" "$timeout"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# rxe_gid_index [DEV=rxe0] [IP=$SMCR_SELF_IP]: print the GID table index of
+# the RoCEv2 GID for an IPv4 or IPv6 address (needed by -g of ibv_* tools).
+rxe_gid_index() {
+	local dev=${1:-rxe0} ip=${2:-$SMCR_SELF_IP} want f
+	if [[ $ip == *:* ]]; then
+		want=$(python3 -c 'import ipaddress,sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$ip")
+	else
+		local IFS=.
+		# shellcheck disable=SC2086 # split the dotted quad on purpose
+		set -- $ip
+		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$1" "$2" "$3" "$4")
+	fi
+	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		if [[ $(cat "$f" 2>/dev/null) == "$want" ]]; then
+			echo "${f##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
