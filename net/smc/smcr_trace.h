@@ -15,69 +15,57 @@
 #include "smcr.h"
 
 TRACE_EVENT(smcr_state,
-	TP_PROTO(const struct smcr_sock *smc, const char *what),
-	TP_ARGS(smc, what),
-	TP_STRUCT__entry(
-		__field(const void *, smc)
-		__field(int, state)
-		__string(what, what)
-	),
-	TP_fast_assign(
-		__entry->smc = smc;
-		__entry->state = smc->sk.sk_state;
-		__assign_str(what, what);
-	),
-	TP_printk("smc=%p state=%d %s", __entry->smc, __entry->state,
-		  __get_str(what))
+	    TP_PROTO(const struct smcr_sock *smc, const char *what),
+	    TP_ARGS(smc, what),
+	    TP_STRUCT__entry(__field(const void *, smc)
+			     __field(int, state)
+			     __string(what, what)),
+	    TP_fast_assign(__entry->smc = smc;
+			   __entry->state = smc->sk.sk_state;
+			   __assign_str(what, what);),
+	    TP_printk("smc=%p state=%d %s", __entry->smc, __entry->state,
+		      __get_str(what))
 );
 
 TRACE_EVENT(smcr_fallback,
-	TP_PROTO(const struct smcr_sock *smc, u32 reason, u32 peer_diag),
-	TP_ARGS(smc, reason, peer_diag),
-	TP_STRUCT__entry(
-		__field(const void *, smc)
-		__field(u32, reason)
-		__field(u32, peer_diag)
-		__field(bool, server)
-	),
-	TP_fast_assign(
-		__entry->smc = smc;
-		__entry->reason = reason;
-		__entry->peer_diag = peer_diag;
-		__entry->server = !!smc->listener;
-	),
-	TP_printk("smc=%p %s fallback reason=0x%08x peer_diagnosis=0x%08x",
-		  __entry->smc, __entry->server ? "server" : "client",
-		  __entry->reason, __entry->peer_diag)
+	    TP_PROTO(const struct smcr_sock *smc, u32 reason, u32 peer_diag),
+	    TP_ARGS(smc, reason, peer_diag),
+	    TP_STRUCT__entry(__field(const void *, smc)
+			     __field(u32, reason)
+			     __field(u32, peer_diag)
+			     __field(bool, server)),
+	    TP_fast_assign(__entry->smc = smc;
+			   __entry->reason = reason;
+			   __entry->peer_diag = peer_diag;
+			   __entry->server = !!smc->listener;),
+	    TP_printk("smc=%p %s fallback reason=0x%08x peer_diagnosis=0x%08x",
+		      __entry->smc, __entry->server ? "server" : "client",
+		      __entry->reason, __entry->peer_diag)
 );
 
 TRACE_EVENT(smcr_clc_msg,
-	TP_PROTO(const struct smcr_sock *smc, bool sent, u8 type, int len,
-		 int rc),
-	TP_ARGS(smc, sent, type, len, rc),
-	TP_STRUCT__entry(
-		__field(const void *, smc)
-		__field(bool, sent)
-		__field(u8, type)
-		__field(int, len)
-		__field(int, rc)
-	),
-	TP_fast_assign(
-		__entry->smc = smc;
-		__entry->sent = sent;
-		__entry->type = type;
-		__entry->len = len;
-		__entry->rc = rc;
-	),
-	TP_printk("smc=%p %s %s len=%d rc=%d", __entry->smc,
-		  __entry->sent ? "sent" : "received",
-		  __print_symbolic(__entry->type,
-				   { 0, "none" },
-				   { SMCR_CLC_TYPE_PROPOSAL, "PROPOSAL" },
-				   { SMCR_CLC_TYPE_ACCEPT, "ACCEPT" },
-				   { SMCR_CLC_TYPE_CONFIRM, "CONFIRM" },
-				   { SMCR_CLC_TYPE_DECLINE, "DECLINE" }),
-		  __entry->len, __entry->rc)
+	    TP_PROTO(const struct smcr_sock *smc, bool sent, u8 type, int len,
+		     int rc),
+	    TP_ARGS(smc, sent, type, len, rc),
+	    TP_STRUCT__entry(__field(const void *, smc)
+			     __field(bool, sent)
+			     __field(u8, type)
+			     __field(int, len)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->smc = smc;
+			   __entry->sent = sent;
+			   __entry->type = type;
+			   __entry->len = len;
+			   __entry->rc = rc;),
+	    TP_printk("smc=%p %s %s len=%d rc=%d", __entry->smc,
+		      __entry->sent ? "sent" : "received",
+		      __print_symbolic(__entry->type,
+				       { 0, "none" },
+				       { SMCR_CLC_TYPE_PROPOSAL, "PROPOSAL" },
+				       { SMCR_CLC_TYPE_ACCEPT, "ACCEPT" },
+				       { SMCR_CLC_TYPE_CONFIRM, "CONFIRM" },
+				       { SMCR_CLC_TYPE_DECLINE, "DECLINE" }),
+		      __entry->len, __entry->rc)
 );
 
 #endif /* SMCR_TRACE_H */
