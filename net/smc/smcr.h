@@ -12,6 +12,7 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
+#include "smcr_lgr.h"
 #include "smcr_wire_clc.h"
 
 /* Protocol values of socket(AF_SMC, SOCK_STREAM, proto): uapi/linux/smc.h */
@@ -58,6 +59,9 @@ enum smcr_state {
  * @use_fallback: the connection runs over @clcsock (RFC 7609 §3.1)
  * @fallback_reason: why, as a CLC decline code (App. C)
  * @peer_diagnosis: the decline code the peer sent us, if it declined
+ * @conn: SMC-R state of the connection when it did not fall back
+ * @close_work: frees a closed SMC-R connection once its peer closed too
+ * @close_pending: @close_work holds a reference and waits
  *
  * Fields without a lock named above are changed only under lock_sock(@sk).
  */
@@ -84,6 +88,10 @@ struct smcr_sock {
 	bool			use_fallback;
 	u32			fallback_reason;
 	u32			peer_diagnosis;
+
+	struct smcr_conn	conn;
+	struct delayed_work	close_work;
+	bool			close_pending;
 };
 
 static inline struct smcr_sock *smcr_sk(const struct sock *sk)
@@ -121,14 +129,65 @@ int smcr_clc_client(struct smcr_sock *smc);
 int smcr_clc_server(struct smcr_sock *smc);
 
 /* smcr_ib.c: RDMA devices usable for SMC-R */
-struct smcr_ib_port {
-	u8	gid[SMCR_CLC_GID_LEN];
-	u8	mac[ETH_ALEN];
-};
-
-int smcr_ib_find_port(struct net_device *ndev, struct smcr_ib_port *port);
+int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
+		      struct smcr_ib_port *port);
+void smcr_ib_put_port(struct smcr_ib_port *port);
 void smcr_ib_system_id(u8 *id);
 int smcr_ib_init(void);
 void smcr_ib_exit(void);
+
+/* smcr_link.c: queue pairs and control message rings */
+int smcr_link_init(struct smcr_link *link);
+int smcr_link_ready(struct smcr_link *link, bool rts);
+void smcr_link_clear(struct smcr_link *link);
+void smcr_link_fail(struct smcr_link *link);
+u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx);
+void smcr_wr_tx_put(struct smcr_link *link, int idx);
+int smcr_wr_tx_send(struct smcr_link *link, int idx,
+		    struct ib_send_wr *writes);
+struct ib_cqe *smcr_link_write_cqe(void);
+
+/* smcr_lgr.c: link groups, connections on them, their buffers */
+extern struct mutex smcr_lgr_server_lock;
+extern struct mutex smcr_lgr_client_lock;
+struct smcr_lgr *smcr_lgr_find(bool server, const u8 *peer_id,
+			       const u8 *peer_gid, u32 peer_qpn);
+struct smcr_lgr *smcr_lgr_create(bool server, const u8 *peer_id,
+				 struct smcr_ib_port *port);
+void smcr_lgr_put(struct smcr_lgr *lgr);
+void smcr_lgr_terminate(struct smcr_lgr *lgr);
+void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
+int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc);
+void smcr_conn_unregister(struct smcr_sock *smc);
+struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token);
+int smcr_buf_alloc(struct smcr_sock *smc);
+int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf);
+void smcr_buf_free(struct smcr_sock *smc);
+
+/* smcr_llc.c: link layer control (RFC 7609 §3.5.5, A.3) */
+void smcr_llc_rx(struct smcr_link *link, const u8 *msg);
+void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
+int smcr_llc_confirm_link_server(struct smcr_link *link);
+int smcr_llc_confirm_link_client(struct smcr_link *link,
+				 int (*before_resp)(void *arg), void *arg);
+
+/* smcr_cdc.c: connection data control (RFC 7609 §4, A.4) */
+#define SMCR_CDC_TYPE	0xfe
+void smcr_cdc_rx(struct smcr_link *link, const u8 *msg);
+void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok);
+int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes);
+
+/* smcr_tx.c, smcr_rx.c: the data path (RFC 7609 §4.4, §4.5) */
+int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len);
+int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
+		    int flags);
+__poll_t smcr_conn_poll(struct smcr_sock *smc);
+u32 smcr_tx_space(struct smcr_conn *conn);
+
+/* smcr_close.c: closing (RFC 7609 §4.8) */
+void smcr_close_init(struct smcr_sock *smc);
+void smcr_conn_wake(struct smcr_sock *smc);
+int smcr_close_shutdown(struct smcr_sock *smc, int how);
+void smcr_close_release(struct smcr_sock *smc);
 
 #endif /* SMCR_H */

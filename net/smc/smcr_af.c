@@ -66,6 +66,8 @@ struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
 	INIT_LIST_HEAD(&smc->accept_q);
 	spin_lock_init(&smc->accept_lock);
 	INIT_WORK(&smc->connect_work, smcr_connect_work);
+	spin_lock_init(&smc->conn.lock);
+	smcr_close_init(smc);
 	sock_prot_inuse_add(net, &smcr_proto, 1);
 	return sk;
 }
@@ -94,6 +96,8 @@ static int smcr_release(struct socket *sock)
 		smcr_listen_stop(smc);
 		lock_sock(sk);
 	}
+	if (sk->sk_state == SMCR_ACTIVE && !smc->use_fallback)
+		smcr_close_release(smc);
 	sk->sk_state = SMCR_CLOSED;
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	smcr_clcsock_release(smc);
@@ -297,8 +301,16 @@ static __poll_t smcr_poll(struct file *file, struct socket *sock,
 		break;
 	case SMCR_CLOSED:
 		mask |= EPOLLHUP;
-		fallthrough;
+		if (smcr_connecting(smc) || !smc->clcsock)
+			break;
+		mask |= smc->clcsock->ops->poll(file, smc->clcsock, NULL);
+		break;
 	case SMCR_ACTIVE:
+		if (!smc->use_fallback) {
+			mask |= smcr_conn_poll(smc);
+			break;
+		}
+		fallthrough;
 	case SMCR_INIT:
 		if (smcr_connecting(smc))
 			break;
@@ -320,11 +332,26 @@ static struct socket *smcr_data_sock(struct smcr_sock *smc)
 	return smc->clcsock;
 }
 
+/* An established connection that did not fall back runs over SMC-R */
+static bool smcr_is_rdma(struct smcr_sock *smc)
+{
+	return READ_ONCE(smc->sk.sk_state) == SMCR_ACTIVE && !smc->use_fallback;
+}
+
 static int smcr_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct smcr_sock *smc = smcr_sk(sock->sk);
-	struct socket *tcp = smcr_data_sock(smc);
+	struct socket *tcp;
+	int rc;
 
+	if (smcr_is_rdma(smc)) {
+		lock_sock(&smc->sk);
+		rc = smcr_is_rdma(smc) ? smcr_tx_sendmsg(smc, msg, len) :
+					 -EPIPE;
+		release_sock(&smc->sk);
+		return rc;
+	}
+	tcp = smcr_data_sock(smc);
 	if (!tcp)
 		return smcr_connecting(smc) ? -EAGAIN : -ENOTCONN;
 	return tcp->ops->sendmsg(tcp, msg, len);
@@ -334,8 +361,17 @@ static int smcr_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			int flags)
 {
 	struct smcr_sock *smc = smcr_sk(sock->sk);
-	struct socket *tcp = smcr_data_sock(smc);
+	struct socket *tcp;
+	int rc;
 
+	if (smcr_is_rdma(smc)) {
+		lock_sock(&smc->sk);
+		rc = smcr_is_rdma(smc) ? smcr_rx_recvmsg(smc, msg, len, flags) :
+					 0;
+		release_sock(&smc->sk);
+		return rc;
+	}
+	tcp = smcr_data_sock(smc);
 	if (!tcp)
 		return smcr_connecting(smc) ? -EAGAIN : -ENOTCONN;
 	return tcp->ops->recvmsg(tcp, msg, len, flags);
@@ -377,6 +413,10 @@ static int smcr_shutdown(struct socket *sock, int how)
 		release_sock(sk);
 		smcr_listen_stop(smc);
 		lock_sock(sk);
+	}
+	if (sk->sk_state == SMCR_ACTIVE && !smc->use_fallback) {
+		rc = smcr_close_shutdown(smc, how);
+		goto out;
 	}
 	rc = kernel_sock_shutdown(smc->clcsock, how);
 	sk->sk_shutdown |= how + 1;

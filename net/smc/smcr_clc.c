@@ -8,11 +8,12 @@
  * what keeps CLC bytes and application bytes apart: each side reads
  * exactly the messages of the exchange and nothing beyond them.
  *
- * The RDMA data path does not exist yet, so every exchange ends in a
- * Decline and both peers continue over TCP.
+ * After an Accept and a Confirm the connection runs over SMC-R; after a
+ * Decline both peers continue over TCP.
  */
 
 #include <linux/inetdevice.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <net/addrconf.h>
 #include <net/ipv6.h>
@@ -21,11 +22,19 @@
 
 #include "smcr.h"
 #include "smcr_trace.h"
+#include "smcr_wire_llc.h"
 
-/* What the local end of a connection offers: the Proposal's contents */
+/* Whether connections may use SMC-R; otherwise every handshake declines */
+static bool rdma = true;
+module_param(rdma, bool, 0644);
+MODULE_PARM_DESC(rdma, "Use SMC-R when the peer agrees (default: yes)");
+
+/* What the local end of a connection offers: the Proposal's contents and
+ * the RoCE port they came from (port.dev set and referenced when found).
+ */
 struct smcr_clc_local {
 	struct smcr_clc_proposal prop;
-	bool have_port;
+	struct smcr_ib_port port;
 };
 
 static int smcr_clc_send(struct smcr_sock *smc, const u8 *buf, int len)
@@ -199,8 +208,8 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	struct smcr_clc_proposal *p = &lcl->prop;
-	struct smcr_ib_port port;
 	struct net_device *ndev;
+	struct in6_addr own;
 	u32 reason = 0;
 	int rc;
 
@@ -209,17 +218,20 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	if (!ndev)
 		return SMCR_CLC_DECL_NOSMCRDEV;
 
-	if (smcr_clc_is_v4(clcsk))
+	if (smcr_clc_is_v4(clcsk)) {
 		rc = smcr_clc_prefix_v4(clcsk, ndev, p);
-	else
+		ipv6_addr_set_v4mapped(clcsk->sk_rcv_saddr, &own);
+	} else {
 		rc = smcr_clc_prefix_v6(ndev, p);
+		own = clcsk->sk_v6_rcv_saddr;
+	}
 	if (rc)
 		reason = SMCR_CLC_DECL_CNFERR;
 
-	if (!smcr_ib_find_port(ndev, &port)) {
-		lcl->have_port = true;
-		memcpy(p->gid, port.gid, sizeof(p->gid));
-		memcpy(p->mac, port.mac, sizeof(p->mac));
+	/* the GID of the connection's own address, as SMC-Rv2 has it */
+	if (!smcr_ib_find_port(ndev, own.s6_addr, &lcl->port)) {
+		memcpy(p->gid, lcl->port.gid, sizeof(p->gid));
+		memcpy(p->mac, lcl->port.mac, sizeof(p->mac));
 	} else if (!reason) {
 		reason = SMCR_CLC_DECL_NOSMCRDEV;
 	}
@@ -231,22 +243,167 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	return reason;
 }
 
+/* Our half of an Accept or Confirm: link, RMB and alert token */
+static void smcr_clc_fill_acc_conf(struct smcr_sock *smc, u8 type, bool fc,
+				   struct smcr_clc_accept_confirm *m)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_link *link = &conn->lgr->link;
+
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	m->first_contact = fc;
+	smcr_ib_system_id(m->peer_id);
+	memcpy(m->gid, link->port.gid, SMCR_CLC_GID_LEN);
+	memcpy(m->mac, link->port.mac, ETH_ALEN);
+	m->qpn = link->qp->qp_num;
+	m->rmb_rkey = conn->rmb.mr->rkey;
+	m->rmbe_idx = 1;
+	m->rmbe_alert_token = conn->token;
+	m->rmbe_size = smcr_clc_rmbe_size_compress(conn->rmb.size);
+	m->qp_mtu = link->port.mtu;
+	m->rmb_dma_addr = conn->rmb.mr->iova;
+	m->psn = link->psn;
+}
+
+/* The peer's half of an Accept or Confirm: where our writes go (A.2.3) */
+static int smcr_clc_take_peer(struct smcr_sock *smc,
+			      const struct smcr_clc_accept_confirm *m)
+{
+	struct smcr_conn *conn = &smc->conn;
+	u32 size = smcr_clc_rmbe_size_decompress(m->rmbe_size);
+
+	if (m->rmbe_idx < 1 || !size)
+		return -EPROTO;
+	conn->peer_token = m->rmbe_alert_token;
+	conn->peer_rkey = m->rmb_rkey;
+	conn->peer_size = size;
+	conn->peer_rmb = m->rmb_dma_addr + (u64)size * (m->rmbe_idx - 1);
+	return 0;
+}
+
+/* Undo an SMC-R setup that ended in a decline; a link that never came up
+ * takes its group with it
+ */
+static void smcr_clc_undo(struct smcr_sock *smc)
+{
+	struct smcr_lgr *lgr = smc->conn.lgr;
+
+	if (!lgr)
+		return;
+	if (READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE)
+		smcr_lgr_terminate(lgr);
+	smcr_conn_unregister(smc);
+}
+
+static int smcr_clc_send_acc_conf(struct smcr_sock *smc, u8 type, bool fc)
+{
+	struct smcr_clc_accept_confirm m;
+	u8 buf[SMCR_CLC_ACC_CONF_LEN];
+	int len;
+
+	smcr_clc_fill_acc_conf(smc, type, fc, &m);
+	len = smcr_clc_accept_confirm_encode(&m, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	return smcr_clc_send(smc, buf, len);
+}
+
+static int smcr_clc_client_reg(void *arg)
+{
+	struct smcr_sock *smc = arg;
+
+	return smcr_buf_register(&smc->conn.lgr->link, &smc->conn.rmb);
+}
+
+/* Client, after the server's Accept (RFC 7609 §3.5.1.3, §3.5.2): join or
+ * create the link group, answer with a Confirm, and on first contact run
+ * CONFIRM LINK. Returns 0, a decline code (> 0) while a Decline may still
+ * replace the Confirm, or a negative errno after that.
+ */
+static long smcr_clc_client_rdma(struct smcr_sock *smc,
+				 struct smcr_clc_local *lcl,
+				 const struct smcr_clc_accept_confirm *acc)
+{
+	struct smcr_lgr *lgr;
+	struct smcr_link *link;
+	long rc;
+
+	mutex_lock(&smcr_lgr_client_lock);
+	if (acc->first_contact) {
+		lgr = smcr_lgr_create(false, acc->peer_id, &lcl->port);
+		if (IS_ERR(lgr)) {
+			rc = SMCR_CLC_DECL_MEM;
+			goto out;
+		}
+		link = &lgr->link;
+		memcpy(link->peer_gid, acc->gid, SMCR_CLC_GID_LEN);
+		memcpy(link->peer_mac, acc->mac, ETH_ALEN);
+		link->peer_qpn = acc->qpn;
+		link->peer_psn = acc->psn;
+		link->peer_mtu = acc->qp_mtu;
+	} else {
+		smcr_ib_put_port(&lcl->port);
+		lgr = smcr_lgr_find(false, acc->peer_id, acc->gid, acc->qpn);
+		if (!lgr) {
+			rc = SMCR_CLC_DECL_NOSRVLINK;
+			goto out;
+		}
+		link = &lgr->link;
+	}
+	if (smcr_conn_register(lgr, smc)) {
+		smcr_lgr_put(lgr);
+		rc = SMCR_CLC_DECL_MEM;
+		goto out;
+	}
+	rc = smcr_buf_alloc(smc);
+	if (!rc)
+		rc = smcr_clc_take_peer(smc, acc);
+	if (!rc && acc->first_contact)
+		rc = smcr_link_ready(link, false);
+	else if (!rc)
+		/* the server may write as soon as it has our Confirm */
+		rc = smcr_buf_register(link, &smc->conn.rmb);
+	if (rc) {
+		smcr_clc_undo(smc);
+		rc = SMCR_CLC_DECL_ERR_RDYLNK;
+		goto out;
+	}
+
+	if (acc->first_contact)
+		smcr_llc_expect(link, SMCR_LLC_TYPE_CONFIRM_LINK, false);
+	rc = smcr_clc_send_acc_conf(smc, SMCR_CLC_TYPE_CONFIRM,
+				    acc->first_contact);
+	if (!rc && acc->first_contact)
+		rc = smcr_llc_confirm_link_client(link, smcr_clc_client_reg,
+						  smc);
+	if (rc) {
+		smcr_clc_undo(smc);
+		rc = rc > 0 ? -EPROTO : rc;
+	}
+out:
+	mutex_unlock(&smcr_lgr_client_lock);
+	return rc;
+}
+
 /**
  * smcr_clc_client() - client side of the handshake
  * @smc: socket whose internal TCP socket just connected
  *
  * Context: process, lock_sock(@smc) held.
- * Return: 0 when the connection is ready (in this version always through
- * fallback), or a negative errno when the peer broke the handshake: a
- * malformed message, a reset or no answer within SMCR_CLC_WAIT. The TCP
- * stream can no longer be trusted then, so connect() fails.
+ * Return: 0 when the connection is ready, over SMC-R or through fallback,
+ * or a negative errno when the peer broke the handshake: a malformed
+ * message, a reset or no answer within SMCR_CLC_WAIT. The TCP stream can
+ * no longer be trusted then, so connect() fails.
  */
 int smcr_clc_client(struct smcr_sock *smc)
 {
+	struct smcr_clc_accept_confirm acc;
 	struct smcr_clc_local *lcl;
 	struct smcr_clc_decline dcl;
 	struct smcr_clc_hdr hdr;
 	u32 reason;
+	long rrc;
 	u8 *buf;
 	int rc;
 
@@ -297,18 +454,29 @@ int smcr_clc_client(struct smcr_sock *smc)
 		smcr_fallback(smc, SMCR_CLC_DECL_PEERDECL, dcl.diag);
 		break;
 	case SMCR_CLC_TYPE_ACCEPT:
-		/* App. C.1: the answer to an Accept we cannot serve is a
-		 * Decline; this version has no link layer to serve it with.
-		 */
-		rc = smcr_clc_send_decline(smc, SMCR_CLC_DECL_NOSMCRDEV);
+		if (smcr_clc_accept_confirm_decode(buf, hdr.length, &acc) ||
+		    acc.type != SMCR_CLC_TYPE_ACCEPT) {
+			rc = -EPROTO;
+			break;
+		}
+		rrc = rdma ? smcr_clc_client_rdma(smc, lcl, &acc) :
+			     SMCR_CLC_DECL_NOSMCRDEV;
+		if (rrc <= 0) {
+			rc = rrc;
+			break;
+		}
+		/* App. C.1: a Decline in lieu of the Confirm */
+		rc = smcr_clc_send_decline(smc, rrc);
 		if (!rc)
-			smcr_fallback(smc, SMCR_CLC_DECL_NOSMCRDEV, 0);
+			smcr_fallback(smc, rrc, 0);
 		break;
 	default:
 		rc = -EPROTO;
 		break;
 	}
 out:
+	if (lcl)
+		smcr_ib_put_port(&lcl->port);
 	kfree(lcl);
 	kfree(buf);
 	return rc;
@@ -334,9 +502,8 @@ static bool smcr_clc_prefix_match(const struct smcr_clc_proposal *peer,
 	return false;
 }
 
-/* The server's choice for a valid Proposal (RFC 7609 §3.5.1.2): the
- * decline code, as no proposal can be served before the link layer
- * exists.
+/* The server's choice for a valid Proposal (RFC 7609 §3.5.1.2): 0 to
+ * serve it over SMC-R, else the decline code.
  */
 static u32 smcr_clc_server_choose(struct smcr_sock *smc,
 				  const struct smcr_clc_proposal *peer,
@@ -350,7 +517,101 @@ static u32 smcr_clc_server_choose(struct smcr_sock *smc,
 		return SMCR_CLC_DECL_DIFFPREFIX;
 	if (reason)
 		return reason;
-	return SMCR_CLC_DECL_NOSMCRDEV;
+	if (!rdma || peer->version != SMCR_CLC_V1 ||
+	    (peer->path_v1 != SMCR_CLC_PATH_R &&
+	     peer->path_v1 != SMCR_CLC_PATH_BOTH))
+		return SMCR_CLC_DECL_NOSMCRDEV;
+	return 0;
+}
+
+/* Server, for a Proposal it can serve (RFC 7609 §3.5.1.2, §3.5.2): join or
+ * create the link group, send the Accept, take the Confirm, and on first
+ * contact run CONFIRM LINK. Returns 0, a decline code (> 1) while a Decline
+ * may still replace the Accept, or a negative errno after that; 1 means
+ * the client declined in lieu of its Confirm (its code is then in
+ * smc->peer_diagnosis).
+ */
+static long smcr_clc_server_rdma(struct smcr_sock *smc,
+				 struct smcr_clc_local *lcl,
+				 const struct smcr_clc_proposal *peer, u8 *buf)
+{
+	struct smcr_clc_accept_confirm conf;
+	struct smcr_clc_decline dcl;
+	struct smcr_clc_hdr hdr;
+	struct smcr_lgr *lgr;
+	struct smcr_link *link;
+	bool fc;
+	long rc;
+
+	mutex_lock(&smcr_lgr_server_lock);
+	lgr = smcr_lgr_find(true, peer->peer_id, peer->gid, 0);
+	fc = !lgr;
+	if (fc) {
+		lgr = smcr_lgr_create(true, peer->peer_id, &lcl->port);
+		if (IS_ERR(lgr)) {
+			rc = SMCR_CLC_DECL_MEM;
+			goto out;
+		}
+		memcpy(lgr->link.peer_gid, peer->gid, SMCR_CLC_GID_LEN);
+		memcpy(lgr->link.peer_mac, peer->mac, ETH_ALEN);
+	}
+	link = &lgr->link;
+	if (smcr_conn_register(lgr, smc)) {
+		smcr_lgr_put(lgr);
+		rc = SMCR_CLC_DECL_MEM;
+		goto out;
+	}
+	rc = smcr_buf_alloc(smc);
+	/* the client may write as soon as it has our Accept */
+	if (!rc && !fc)
+		rc = smcr_buf_register(link, &smc->conn.rmb);
+	if (rc) {
+		smcr_clc_undo(smc);
+		rc = SMCR_CLC_DECL_MEM;
+		goto out;
+	}
+
+	rc = smcr_clc_send_acc_conf(smc, SMCR_CLC_TYPE_ACCEPT, fc);
+	if (!rc)
+		rc = smcr_clc_recv(smc, buf, &hdr);
+	if (rc)
+		goto undo;
+	if (hdr.type == SMCR_CLC_TYPE_DECLINE) {
+		rc = smcr_clc_decline_decode(buf, hdr.length, &dcl);
+		if (!rc) {
+			smc->peer_diagnosis = dcl.diag;
+			rc = 1;
+		}
+		goto undo;
+	}
+	if (hdr.type != SMCR_CLC_TYPE_CONFIRM ||
+	    smcr_clc_accept_confirm_decode(buf, hdr.length, &conf) ||
+	    conf.type != SMCR_CLC_TYPE_CONFIRM ||
+	    smcr_clc_take_peer(smc, &conf)) {
+		rc = -EPROTO;
+		goto undo;
+	}
+	if (fc) {
+		link->peer_qpn = conf.qpn;
+		link->peer_psn = conf.psn;
+		link->peer_mtu = conf.qp_mtu;
+		rc = smcr_link_ready(link, true);
+		if (!rc)
+			rc = smcr_buf_register(link, &smc->conn.rmb);
+		if (!rc)
+			rc = smcr_llc_confirm_link_server(link);
+	} else if (conf.qpn != link->peer_qpn) {
+		rc = -EPROTO;
+	}
+	if (!rc)
+		goto out;
+undo:
+	smcr_clc_undo(smc);
+	if (rc < 0 && rc != -EPROTO)
+		rc = -ECONNABORTED;
+out:
+	mutex_unlock(&smcr_lgr_server_lock);
+	return rc;
 }
 
 /**
@@ -368,7 +629,7 @@ int smcr_clc_server(struct smcr_sock *smc)
 	struct smcr_clc_local *lcl = NULL;
 	struct smcr_clc_decline dcl;
 	struct smcr_clc_hdr hdr;
-	u32 reason;
+	long rrc;
 	u8 *buf;
 	int rc;
 
@@ -394,19 +655,31 @@ int smcr_clc_server(struct smcr_sock *smc)
 	case SMCR_CLC_TYPE_PROPOSAL:
 		peer = kzalloc(sizeof(*peer), GFP_KERNEL);
 		lcl = kzalloc(sizeof(*lcl), GFP_KERNEL);
-		if (!peer || !lcl)
-			reason = SMCR_CLC_DECL_MEM;
-		else if (smcr_clc_proposal_decode(buf, hdr.length, peer))
-			reason = 0;
-		else
-			reason = smcr_clc_server_choose(smc, peer, lcl);
-		if (!reason) {
+		if (peer && lcl &&
+		    smcr_clc_proposal_decode(buf, hdr.length, peer)) {
 			rc = -EPROTO;
 			break;
 		}
-		rc = smcr_clc_send_decline(smc, reason);
-		if (!rc)
-			smcr_fallback(smc, reason, 0);
+		if (!peer || !lcl) {
+			rrc = SMCR_CLC_DECL_MEM;
+		} else {
+			rrc = smcr_clc_server_choose(smc, peer, lcl);
+			if (!rrc)
+				rrc = smcr_clc_server_rdma(smc, lcl, peer, buf);
+		}
+		if (rrc == 1) {
+			/* App. C.1: the client declined in lieu of a Confirm */
+			smcr_fallback(smc, SMCR_CLC_DECL_PEERDECL,
+				      smc->peer_diagnosis);
+			rc = 0;
+		} else if (rrc > 0) {
+			/* App. C.1: a Decline in lieu of the Accept */
+			rc = smcr_clc_send_decline(smc, rrc);
+			if (!rc)
+				smcr_fallback(smc, rrc, 0);
+		} else {
+			rc = rrc;
+		}
 		break;
 	default:
 		/* only a Proposal or a Decline may open the exchange */
@@ -414,6 +687,8 @@ int smcr_clc_server(struct smcr_sock *smc)
 		break;
 	}
 out:
+	if (lcl)
+		smcr_ib_put_port(&lcl->port);
 	kfree(lcl);
 	kfree(peer);
 	kfree(buf);

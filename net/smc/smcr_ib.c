@@ -17,19 +17,12 @@
 
 #include "smcr.h"
 
-/**
- * struct smcr_ibdev - a RoCE device known to SMC-R
- * @list: link in smcr_ibdevs
- * @ibdev: the device, valid until our remove callback returns
+/* smcr_ib_lock protects smcr_ibdevs, each device's link count and the MAC
+ * part of smcr_system_id
  */
-struct smcr_ibdev {
-	struct list_head	list;
-	struct ib_device	*ibdev;
-};
-
-/* smcr_ib_lock protects smcr_ibdevs and the MAC part of smcr_system_id */
 static DEFINE_MUTEX(smcr_ib_lock);
 static LIST_HEAD(smcr_ibdevs);
+static DECLARE_WAIT_QUEUE_HEAD(smcr_ib_unused);
 
 /* RFC 7609 A.2.1: the peer ID is a 2-byte instance number followed by the
  * MAC of one of the host's RoCE ports, unique for this module instance.
@@ -38,6 +31,9 @@ static u8 smcr_system_id[SMCR_CLC_PEER_ID_LEN];
 static bool smcr_system_id_mac;
 
 static struct ib_client smcr_ib_client;
+
+/* Entries of each device's send and receive completion queue */
+#define SMCR_CQ_ENTRIES		4096
 
 /**
  * smcr_ib_system_id() - the peer ID of this host
@@ -50,9 +46,11 @@ void smcr_ib_system_id(u8 *id)
 	mutex_unlock(&smcr_ib_lock);
 }
 
-/* Whether @attr is a usable GID on @ndev; prefer RoCE v1 over v2 GIDs */
+/* How well @attr serves a connection on @ndev: 0 not at all; the GID of
+ * the connection's own address best, a RoCE v1 GID next, any other last
+ */
 static int smcr_ib_gid_rank(const struct ib_gid_attr *attr,
-			    struct net_device *ndev)
+			    struct net_device *ndev, const u8 *prefer_gid)
 {
 	struct net_device *gndev;
 	bool on_ndev;
@@ -63,11 +61,13 @@ static int smcr_ib_gid_rank(const struct ib_gid_attr *attr,
 	rcu_read_unlock();
 	if (!on_ndev)
 		return 0;
+	if (prefer_gid && !memcmp(attr->gid.raw, prefer_gid, SMCR_CLC_GID_LEN))
+		return 3;
 	return attr->gid_type == IB_GID_TYPE_ROCE ? 2 : 1;
 }
 
 static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
-			       struct net_device *ndev,
+			       struct net_device *ndev, const u8 *prefer_gid,
 			       struct smcr_ib_port *port)
 {
 	const struct ib_gid_attr *attr;
@@ -78,32 +78,39 @@ static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
 	    pattr.state != IB_PORT_ACTIVE)
 		return -ENODEV;
 
-	for (i = 0; i < pattr.gid_tbl_len && best < 2; i++) {
+	for (i = 0; i < pattr.gid_tbl_len && best < 3; i++) {
 		attr = rdma_get_gid_attr(ibdev, portnum, i);
 		if (IS_ERR(attr))
 			continue;
-		rank = smcr_ib_gid_rank(attr, ndev);
+		rank = smcr_ib_gid_rank(attr, ndev, prefer_gid);
 		if (rank > best) {
 			best = rank;
 			memcpy(port->gid, attr->gid.raw, sizeof(port->gid));
+			port->sgid_index = i;
 		}
 		rdma_put_gid_attr(attr);
 	}
 	if (!best)
 		return -ENODEV;
 	ether_addr_copy(port->mac, ndev->dev_addr);
+	port->port = portnum;
+	port->mtu = pattr.active_mtu;
 	return 0;
 }
 
 /**
  * smcr_ib_find_port() - the RoCE port serving a network device
  * @ndev: network device of a TCP connection's route
- * @port: filled with the port's GID and MAC
+ * @prefer_gid: GID to pick when the port has it (the connection's own
+ *	address), or NULL
+ * @port: filled with the device, port, GID and MAC; holds a reference on
+ *	the device until smcr_ib_put_port()
  *
  * Context: process.
  * Return: 0, or -ENODEV when no active RoCE port has a GID on @ndev.
  */
-int smcr_ib_find_port(struct net_device *ndev, struct smcr_ib_port *port)
+int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
+		      struct smcr_ib_port *port)
 {
 	struct smcr_ibdev *dev;
 	int rc = -ENODEV;
@@ -114,13 +121,16 @@ int smcr_ib_find_port(struct net_device *ndev, struct smcr_ib_port *port)
 		rdma_for_each_port(dev->ibdev, p) {
 			if (!rdma_protocol_roce(dev->ibdev, p))
 				continue;
-			rc = smcr_ib_port_lookup(dev->ibdev, p, ndev, port);
+			rc = smcr_ib_port_lookup(dev->ibdev, p, ndev,
+						 prefer_gid, port);
 			if (!rc)
 				goto found;
 		}
 	}
 	goto out;
 found:
+	port->dev = dev;
+	dev->links++;
 	if (!smcr_system_id_mac) {
 		memcpy(&smcr_system_id[2], port->mac, ETH_ALEN);
 		smcr_system_id_mac = true;
@@ -128,6 +138,32 @@ found:
 out:
 	mutex_unlock(&smcr_ib_lock);
 	return rc;
+}
+
+/**
+ * smcr_ib_put_port() - drop the device reference of a port lookup
+ * @port: port filled by smcr_ib_find_port(), or with no device
+ */
+void smcr_ib_put_port(struct smcr_ib_port *port)
+{
+	if (!port->dev)
+		return;
+	mutex_lock(&smcr_ib_lock);
+	if (!--port->dev->links)
+		wake_up_all(&smcr_ib_unused);
+	mutex_unlock(&smcr_ib_lock);
+	port->dev = NULL;
+}
+
+static void smcr_ib_free_dev(struct smcr_ibdev *dev)
+{
+	if (dev->recv_cq)
+		ib_free_cq(dev->recv_cq);
+	if (dev->send_cq)
+		ib_free_cq(dev->send_cq);
+	if (dev->pd)
+		ib_dealloc_pd(dev->pd);
+	kfree(dev);
 }
 
 static int smcr_ib_add(struct ib_device *ibdev)
@@ -145,11 +181,34 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	if (!dev)
 		return -ENOMEM;
 	dev->ibdev = ibdev;
+	dev->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(dev->pd)) {
+		dev->pd = NULL;
+		goto err;
+	}
+	/* Completions are handled in softirq: IB_POLL_SOFTIRQ arms the CQs
+	 * with IB_CQ_NEXT_COMP, which rxe handles (it mishandles SOLICITED)
+	 */
+	dev->send_cq = ib_alloc_cq_any(ibdev, dev, SMCR_CQ_ENTRIES,
+				       IB_POLL_SOFTIRQ);
+	if (IS_ERR(dev->send_cq)) {
+		dev->send_cq = NULL;
+		goto err;
+	}
+	dev->recv_cq = ib_alloc_cq_any(ibdev, dev, SMCR_CQ_ENTRIES,
+				       IB_POLL_SOFTIRQ);
+	if (IS_ERR(dev->recv_cq)) {
+		dev->recv_cq = NULL;
+		goto err;
+	}
 	mutex_lock(&smcr_ib_lock);
 	list_add_tail(&dev->list, &smcr_ibdevs);
 	mutex_unlock(&smcr_ib_lock);
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
 	return 0;
+err:
+	smcr_ib_free_dev(dev);
+	return -ENOMEM;
 }
 
 static void smcr_ib_remove(struct ib_device *ibdev, void *data)
@@ -159,7 +218,10 @@ static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 	mutex_lock(&smcr_ib_lock);
 	list_del(&dev->list);
 	mutex_unlock(&smcr_ib_lock);
-	kfree(dev);
+	/* the groups on it go first; connections on them see an abort */
+	smcr_lgr_terminate_all(dev);
+	wait_event(smcr_ib_unused, !READ_ONCE(dev->links));
+	smcr_ib_free_dev(dev);
 }
 
 static struct ib_client smcr_ib_client = {

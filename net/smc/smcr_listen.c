@@ -47,6 +47,8 @@ static void smcr_child_destroy(struct smcr_sock *child)
 	struct sock *sk = &child->sk;
 
 	lock_sock(sk);
+	if (sk->sk_state == SMCR_ACTIVE && !child->use_fallback)
+		smcr_close_release(child);
 	sk->sk_state = SMCR_CLOSED;
 	smcr_clcsock_release(child);
 	sock_orphan(sk);

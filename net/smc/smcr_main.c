@@ -63,6 +63,9 @@ static void __exit smcr_exit(void)
 {
 	static_branch_dec(&tcp_have_smc);
 	smcr_af_exit();
+	/* no socket is left: only idle link groups */
+	smcr_lgr_terminate_all(NULL);
+	flush_workqueue(smcr_hs_wq);
 	smcr_ib_exit();
 	destroy_workqueue(smcr_hs_wq);
 	proto_unregister(&smcr_proto);

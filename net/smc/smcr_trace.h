@@ -68,6 +68,46 @@ TRACE_EVENT(smcr_clc_msg,
 		      __entry->len, __entry->rc)
 );
 
+TRACE_EVENT(smcr_link_qp,
+	    TP_PROTO(const struct smcr_link *link, int qp_state, int rc),
+	    TP_ARGS(link, qp_state, rc),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u32, qpn)
+			     __field(u32, peer_qpn)
+			     __field(int, qp_state)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->qpn = link->qp ? link->qp->qp_num : 0;
+			   __entry->peer_qpn = link->peer_qpn;
+			   __entry->qp_state = qp_state;
+			   __entry->rc = rc;),
+	    TP_printk("lgr=%p qp=%u peer_qp=%u to %s rc=%d", __entry->lgr,
+		      __entry->qpn, __entry->peer_qpn,
+		      __print_symbolic(__entry->qp_state,
+				       { IB_QPS_RESET, "RESET" },
+				       { IB_QPS_INIT, "INIT" },
+				       { IB_QPS_RTR, "RTR" },
+				       { IB_QPS_RTS, "RTS" },
+				       { IB_QPS_ERR, "ERR" }),
+		      __entry->rc)
+);
+
+TRACE_EVENT(smcr_lgr,
+	    TP_PROTO(const struct smcr_lgr *lgr, const char *what),
+	    TP_ARGS(lgr, what),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(bool, server)
+			     __field(int, conns)
+			     __string(what, what)),
+	    TP_fast_assign(__entry->lgr = lgr;
+			   __entry->server = lgr->server;
+			   __entry->conns = lgr->conns_num;
+			   __assign_str(what, what);),
+	    TP_printk("lgr=%p %s conns=%d %s", __entry->lgr,
+		      __entry->server ? "server" : "client", __entry->conns,
+		      __get_str(what))
+);
+
 #endif /* SMCR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

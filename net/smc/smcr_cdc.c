@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: connection data control messages (RFC 7609 §4.3, Appendix A.4).
+ *
+ * A CDC message carries a connection's producer cursor (how far it wrote
+ * into the peer's RMBE), its consumer cursor (how far it read its own
+ * RMBE) and the flags of §4.5 and §4.8. The cursors travel as wrap count
+ * and offset; here they are kept as byte counters that only grow.
+ */
+
+#include "smcr.h"
+#include "smcr_trace.h"
+
+/* The wire form of a byte counter over a buffer of @size bytes (A.4) */
+static void smcr_cdc_to_cursor(struct smcr_cdc_cursor *c, u64 bytes,
+			       u32 size)
+{
+	c->wrap = (u16)div_u64_rem(bytes, size, &c->count);
+}
+
+/**
+ * smcr_cdc_send() - send a CDC message for @smc, after RDMA writes
+ * @smc: connection
+ * @writes: writes to post first (their data is covered by the new
+ *	producer cursor), or NULL
+ *
+ * Context: process, the socket locked.
+ * Return: 0 or a negative errno.
+ */
+int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_link *link = &conn->lgr->link;
+	struct smcr_wr_tx *slot;
+	struct smcr_cdc_msg m = {};
+	int idx, rc;
+	u8 *buf;
+
+	buf = smcr_wr_tx_get(link, &idx);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	m.seqno = (u16)atomic_inc_return(&link->cdc_seq);
+	m.token = conn->peer_token;
+	smcr_cdc_to_cursor(&m.prod, conn->tx_prod, conn->peer_size);
+	smcr_cdc_to_cursor(&m.cons, conn->rx_cons, conn->rmb.size);
+	if (conn->write_blocked)
+		m.prod_flags |= SMCR_CDC_PF_WRITE_BLOCKED;
+	if (conn->done_writing)
+		m.conn_state_flags |= SMCR_CDC_CS_PEER_DONE_WRITING;
+	if (conn->closed)
+		m.conn_state_flags |= SMCR_CDC_CS_PEER_CONN_CLOSED;
+	rc = smcr_cdc_msg_encode(&m, buf, SMCR_WR_SIZE);
+	if (rc < 0) {
+		smcr_wr_tx_put(link, idx);
+		return rc;
+	}
+
+	/* the send buffer is free up to here once this message completed */
+	slot = &link->tx_slots[idx];
+	slot->smc = smc;
+	slot->tx_done = conn->tx_prod;
+	sock_hold(&smc->sk);
+	rc = smcr_wr_tx_send(link, idx, writes);
+	if (rc) {
+		slot->smc = NULL;
+		sock_put(&smc->sk);
+		return rc;
+	}
+	conn->tx_cursor_sent = conn->tx_prod;
+	conn->rx_cons_sent = conn->rx_cons;
+	return 0;
+}
+
+/**
+ * smcr_cdc_tx_done() - a slot's send completed
+ * @slot: slot of the send ring
+ * @ok: it completed successfully
+ *
+ * Context: softirq.
+ */
+void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
+{
+	struct smcr_sock *smc = slot->smc;
+
+	if (!smc)
+		return;
+	slot->smc = NULL;
+	spin_lock_bh(&smc->conn.lock);
+	if (ok && slot->tx_done > smc->conn.tx_done)
+		smc->conn.tx_done = slot->tx_done;
+	spin_unlock_bh(&smc->conn.lock);
+	smc->sk.sk_write_space(&smc->sk);
+	sock_put(&smc->sk);
+}
+
+/* Move a byte counter to a new wire cursor. A cursor only moves forward,
+ * by at most one buffer: anything else breaks the protocol.
+ */
+static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
+			    const struct smcr_cdc_cursor *new, u32 size,
+			    u64 limit)
+{
+	u32 diff = smcr_cdc_cursor_diff(old, new, size);
+
+	if (*bytes + diff > limit)
+		return -EPROTO;
+	*bytes += diff;
+	*old = *new;
+	return 0;
+}
+
+/**
+ * smcr_cdc_rx() - a CDC message arrived on @link
+ * @link: link
+ * @msg: the message, SMCR_WR_SIZE bytes
+ *
+ * Context: softirq.
+ */
+void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
+{
+	struct smcr_cdc_msg m;
+	struct smcr_conn *conn;
+	struct smcr_sock *smc;
+	int rc;
+
+	if (smcr_cdc_msg_decode(msg, SMCR_WR_SIZE, &m))
+		return;
+	smc = smcr_conn_lookup(link->lgr, m.token);
+	if (!smc)
+		return;		/* a closed connection's late message */
+	conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	/* §4.4: the peer never writes more than our RMBE holds unread */
+	rc = smcr_cdc_advance(&conn->rx_prod, &conn->peer_prod, &m.prod,
+			      conn->rmb.size, conn->rx_cons + conn->rmb.size);
+	if (!rc)
+		rc = smcr_cdc_advance(&conn->tx_peer_cons, &conn->peer_cons,
+				      &m.cons, conn->peer_size, conn->tx_prod);
+	conn->peer_write_blocked = m.prod_flags & SMCR_CDC_PF_WRITE_BLOCKED;
+	if (m.conn_state_flags & SMCR_CDC_CS_PEER_DONE_WRITING)
+		conn->peer_done_writing = true;
+	if (m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_CLOSED)
+		conn->peer_closed = true;
+	if (m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_ABORT || rc)
+		conn->peer_abort = true;
+	spin_unlock_bh(&conn->lock);
+
+	if (rc)
+		smcr_link_fail(link);
+	smcr_conn_wake(smc);
+	sock_put(&smc->sk);
+}

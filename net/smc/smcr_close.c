@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: closing SMC-R connections (RFC 7609 §4.8).
+ *
+ * shutdown(SHUT_WR) and close() tell the peer in a CDC message
+ * (PeerDoneWriting, PeerConnectionClosed). Our RMBE must outlive the
+ * peer's last write into it, so after close() the connection waits in
+ * the kernel for the peer's own close, an abort, or the link's end, and
+ * only then gives its buffers back. A peer that never closes is given
+ * SMCR_CLOSE_WAIT.
+ */
+
+#include <net/sock.h>
+
+#include "smcr.h"
+#include "smcr_trace.h"
+
+#define SMCR_CLOSE_WAIT		(30 * HZ)
+#define SMCR_CLOSE_TX_WAIT	(5 * HZ)
+
+/**
+ * smcr_conn_wake() - the peer changed the connection's state
+ * @smc: connection
+ *
+ * Context: any. Wakes readers and writers; a closed connection whose peer
+ * is now done too is freed.
+ */
+void smcr_conn_wake(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	sk->sk_data_ready(sk);
+	sk->sk_write_space(sk);
+	if (READ_ONCE(smc->close_pending) &&
+	    (READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort)))
+		mod_delayed_work(smcr_hs_wq, &smc->close_work, 0);
+}
+
+/* Give back what the connection holds on its link group */
+static void smcr_close_free(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_link *link;
+
+	if (!conn->lgr)
+		return;
+	link = &conn->lgr->link;
+	/* the writes out of our send buffer must be done with it */
+	wait_event_timeout(link->tx_wait,
+			   READ_ONCE(conn->tx_done) >= conn->tx_prod ||
+			   READ_ONCE(link->state) == SMCR_LINK_DOWN,
+			   SMCR_CLOSE_TX_WAIT);
+	trace_smcr_state(smc, "smc-r connection freed");
+	smcr_conn_unregister(smc);
+}
+
+static void smcr_close_work(struct work_struct *work)
+{
+	struct smcr_sock *smc = container_of(to_delayed_work(work),
+					     struct smcr_sock, close_work);
+
+	lock_sock(&smc->sk);
+	smcr_close_free(smc);
+	WRITE_ONCE(smc->close_pending, false);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);	/* the reference of the wait */
+}
+
+/**
+ * smcr_close_init() - prepare a socket's closing machinery
+ * @smc: socket
+ */
+void smcr_close_init(struct smcr_sock *smc)
+{
+	INIT_DELAYED_WORK(&smc->close_work, smcr_close_work);
+}
+
+/**
+ * smcr_close_shutdown() - shutdown() of an SMC-R connection
+ * @smc: connection, socket locked
+ * @how: SHUT_RD, SHUT_WR or SHUT_RDWR
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_close_shutdown(struct smcr_sock *smc, int how)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	if (how != SHUT_RD) {
+		sk->sk_shutdown |= SEND_SHUTDOWN;
+		if (!conn->done_writing && !conn->peer_abort) {
+			conn->done_writing = true;
+			rc = smcr_cdc_send(smc, NULL);
+		}
+	}
+	if (how != SHUT_WR)
+		sk->sk_shutdown |= RCV_SHUTDOWN;
+	sk->sk_state_change(sk);
+	return rc;
+}
+
+/**
+ * smcr_close_release() - close() of an SMC-R connection
+ * @smc: connection, socket locked, about to be orphaned
+ */
+void smcr_close_release(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+
+	if (!conn->lgr)
+		return;
+	if (!conn->closed && !conn->peer_abort &&
+	    READ_ONCE(conn->lgr->link.state) == SMCR_LINK_ACTIVE) {
+		conn->done_writing = true;
+		conn->closed = true;
+		if (smcr_cdc_send(smc, NULL))
+			conn->peer_abort = true;
+	}
+	if (conn->peer_closed || conn->peer_abort ||
+	    READ_ONCE(conn->lgr->link.state) != SMCR_LINK_ACTIVE) {
+		smcr_close_free(smc);
+		return;
+	}
+	/* wait for the peer's close in the background */
+	sock_hold(&smc->sk);
+	WRITE_ONCE(smc->close_pending, true);
+	queue_delayed_work(smcr_hs_wq, &smc->close_work, SMCR_CLOSE_WAIT);
+	if (READ_ONCE(conn->peer_closed))
+		mod_delayed_work(smcr_hs_wq, &smc->close_work, 0);
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: link groups, the connections on them and their buffers.
+ *
+ * RFC 7609 §3.5.1 and §3.5.2: the first connection to a peer creates a
+ * link group with one link; later connections to the same peer reuse it
+ * (no new QP), up to SMCR_LGR_CONNS_MAX of them (§3.5.3: then a new group).
+ * A group without connections stays a while for the next one, then goes.
+ *
+ * Each connection has an RMB element the peer writes into, registered for
+ * remote write with a fast-registration work request on the link, and a
+ * send buffer its RDMA writes are read from (§2.4, §4.1).
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "smcr.h"
+#include "smcr_trace.h"
+
+/* smcr_lgrs_lock protects smcr_lgrs */
+static LIST_HEAD(smcr_lgrs);
+static DEFINE_SPINLOCK(smcr_lgrs_lock);
+
+/* One handshake at a time per role: the second connection to a peer must
+ * find the group the first one is creating.
+ */
+DEFINE_MUTEX(smcr_lgr_server_lock);	/* serializes server handshakes */
+DEFINE_MUTEX(smcr_lgr_client_lock);	/* serializes client handshakes */
+
+/* RMB element and send buffer size (§4.2 leaves it to the implementation) */
+static unsigned int smcr_buf_size = 65536;
+
+static void smcr_lgr_release(struct kref *kref)
+{
+	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
+
+	trace_smcr_lgr(lgr, "freed");
+	smcr_link_clear(&lgr->link);
+	smcr_ib_put_port(&lgr->link.port);
+	xa_destroy(&lgr->conns);
+	kfree(lgr);
+}
+
+/**
+ * smcr_lgr_put() - drop a reference on a link group
+ * @lgr: group
+ *
+ * Context: process (the last reference tears the link down).
+ */
+void smcr_lgr_put(struct smcr_lgr *lgr)
+{
+	kref_put(&lgr->kref, smcr_lgr_release);
+}
+
+/* Unlist a group: no connection can find it any more */
+static bool smcr_lgr_unlist(struct smcr_lgr *lgr)
+{
+	bool listed;
+
+	spin_lock_bh(&smcr_lgrs_lock);
+	listed = !list_empty(&lgr->list);
+	list_del_init(&lgr->list);
+	spin_unlock_bh(&smcr_lgrs_lock);
+	return listed;
+}
+
+static void smcr_lgr_free_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(to_delayed_work(work),
+					    struct smcr_lgr, free_work);
+
+	spin_lock_bh(&lgr->lock);
+	if (lgr->conns_num && !lgr->terminating) {
+		spin_unlock_bh(&lgr->lock);
+		goto out;
+	}
+	lgr->terminating = true;
+	spin_unlock_bh(&lgr->lock);
+	trace_smcr_lgr(lgr, "unlisted");
+	if (smcr_lgr_unlist(lgr))
+		smcr_lgr_put(lgr);
+out:
+	/* the reference taken when the work was queued */
+	smcr_lgr_put(lgr);
+}
+
+/* Queue the idle check; a queued check holds a reference on the group */
+static void smcr_lgr_schedule_free(struct smcr_lgr *lgr, unsigned long delay)
+{
+	kref_get(&lgr->kref);
+	if (mod_delayed_work(smcr_hs_wq, &lgr->free_work, delay))
+		smcr_lgr_put(lgr);
+}
+
+/* Cancel the idle check; Context: process, a reference held */
+static void smcr_lgr_cancel_free(struct smcr_lgr *lgr, bool sync)
+{
+	bool pending = sync ? cancel_delayed_work_sync(&lgr->free_work) :
+			      cancel_delayed_work(&lgr->free_work);
+
+	if (pending)
+		smcr_lgr_put(lgr);
+}
+
+static void smcr_link_fail_work(struct work_struct *work)
+{
+	struct smcr_link *link = container_of(work, struct smcr_link,
+					      fail_work);
+
+	smcr_lgr_terminate(link->lgr);
+	smcr_lgr_put(link->lgr);
+}
+
+/**
+ * smcr_lgr_find() - a group to the peer a new connection can join
+ * @server: our role in the group
+ * @peer_id: the peer's peer ID
+ * @peer_gid: GID of the peer's end of the link
+ * @peer_qpn: the peer's QP number, or 0 not to compare it
+ *
+ * Return: the group with a reference, or NULL.
+ */
+struct smcr_lgr *smcr_lgr_find(bool server, const u8 *peer_id,
+			       const u8 *peer_gid, u32 peer_qpn)
+{
+	struct smcr_lgr *lgr, *found = NULL;
+
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (lgr->server != server || lgr->terminating ||
+		    READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE ||
+		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
+		    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) ||
+		    memcmp(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN) ||
+		    (peer_qpn && lgr->link.peer_qpn != peer_qpn))
+			continue;
+		kref_get(&lgr->kref);
+		found = lgr;
+		break;
+	}
+	spin_unlock_bh(&smcr_lgrs_lock);
+	return found;
+}
+
+/**
+ * smcr_lgr_create() - a new group with one link on @port
+ * @server: our role
+ * @peer_id: the peer's peer ID
+ * @port: local end of the link; the group takes over its device
+ *	reference, also on failure (@port->dev is cleared)
+ *
+ * The link's QP is in INIT with its receives posted. The group is listed
+ * (one reference) and returned with a reference for the caller.
+ *
+ * Return: the group or an ERR_PTR.
+ */
+struct smcr_lgr *smcr_lgr_create(bool server, const u8 *peer_id,
+				 struct smcr_ib_port *port)
+{
+	struct smcr_lgr *lgr;
+	int rc;
+
+	lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	if (!lgr)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&lgr->kref);
+	spin_lock_init(&lgr->lock);
+	INIT_LIST_HEAD(&lgr->list);
+	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
+	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
+	lgr->server = server;
+	memcpy(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN);
+	lgr->link.lgr = lgr;
+	lgr->link.port = *port;
+	port->dev = NULL;		/* the link holds the reference now */
+	lgr->link.link_id = 1;
+	lgr->link.state = SMCR_LINK_ACTIVATING;
+	INIT_WORK(&lgr->link.fail_work, smcr_link_fail_work);
+
+	rc = smcr_link_init(&lgr->link);
+	if (rc) {
+		smcr_ib_put_port(&lgr->link.port);
+		kfree(lgr);
+		return ERR_PTR(rc);
+	}
+
+	kref_get(&lgr->kref);
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_add(&lgr->list, &smcr_lgrs);
+	spin_unlock_bh(&smcr_lgrs_lock);
+	trace_smcr_lgr(lgr, "created");
+	return lgr;
+}
+
+/* Tell every connection of a dead group that its peer is gone */
+static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
+{
+	struct smcr_sock *smc;
+	unsigned long token;
+
+	spin_lock_bh(&lgr->lock);
+	xa_for_each(&lgr->conns, token, smc) {
+		spin_lock(&smc->conn.lock);
+		smc->conn.peer_abort = true;
+		spin_unlock(&smc->conn.lock);
+		smc->sk.sk_err = ECONNABORTED;
+		smc->sk.sk_state_change(&smc->sk);
+	}
+	spin_unlock_bh(&lgr->lock);
+}
+
+/**
+ * smcr_lgr_terminate() - end a group whose link failed
+ * @lgr: group
+ *
+ * Its connections see an abort; the group is unlisted and goes when the
+ * last of them lets go of it.
+ */
+void smcr_lgr_terminate(struct smcr_lgr *lgr)
+{
+	spin_lock_bh(&lgr->lock);
+	if (lgr->terminating) {
+		spin_unlock_bh(&lgr->lock);
+		return;
+	}
+	lgr->terminating = true;
+	WRITE_ONCE(lgr->link.state, SMCR_LINK_DOWN);
+	spin_unlock_bh(&lgr->lock);
+	trace_smcr_lgr(lgr, "terminated");
+	smcr_lgr_abort_conns(lgr);
+	wake_up_all(&lgr->link.tx_wait);
+	complete_all(&lgr->link.llc_done);
+	if (smcr_lgr_unlist(lgr))
+		smcr_lgr_put(lgr);
+}
+
+/**
+ * smcr_lgr_terminate_all() - end every group, or those on one device
+ * @dev: device going away, or NULL for all (module unload)
+ *
+ * Context: process.
+ */
+void smcr_lgr_terminate_all(struct smcr_ibdev *dev)
+{
+	struct smcr_lgr *lgr;
+
+	for (;;) {
+		spin_lock_bh(&smcr_lgrs_lock);
+		list_for_each_entry(lgr, &smcr_lgrs, list)
+			if (!dev || lgr->link.port.dev == dev)
+				goto found;
+		spin_unlock_bh(&smcr_lgrs_lock);
+		return;
+found:
+		kref_get(&lgr->kref);
+		spin_unlock_bh(&smcr_lgrs_lock);
+		smcr_lgr_cancel_free(lgr, true);
+		smcr_lgr_terminate(lgr);
+		smcr_lgr_put(lgr);
+	}
+}
+
+/**
+ * smcr_link_fail() - a link stopped working
+ * @link: link
+ *
+ * Context: any; the group is ended from a work item.
+ */
+void smcr_link_fail(struct smcr_link *link)
+{
+	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
+		return;
+	kref_get(&link->lgr->kref);
+	if (!queue_work(smcr_hs_wq, &link->fail_work))
+		smcr_lgr_put(link->lgr);
+}
+
+/**
+ * smcr_conn_register() - add a connection to a group
+ * @lgr: group, referenced by the caller; the connection takes over the
+ *	reference
+ * @smc: the connection's socket
+ *
+ * Return: 0, or -ENOSPC when the group is full or ending.
+ */
+int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	u32 token;
+	int rc;
+
+	spin_lock_bh(&lgr->lock);
+	if (lgr->terminating || lgr->conns_num >= SMCR_LGR_CONNS_MAX) {
+		spin_unlock_bh(&lgr->lock);
+		return -ENOSPC;
+	}
+	rc = xa_alloc_cyclic(&lgr->conns, &token, smc, xa_limit_32b,
+			     &lgr->next_token, GFP_ATOMIC);
+	if (rc < 0) {
+		spin_unlock_bh(&lgr->lock);
+		return rc;
+	}
+	lgr->conns_num++;
+	conn->token = token;
+	conn->lgr = lgr;
+	spin_unlock_bh(&lgr->lock);
+	smcr_lgr_cancel_free(lgr, false);
+	return 0;
+}
+
+/**
+ * smcr_conn_unregister() - take a connection off its group
+ * @smc: the connection's socket
+ *
+ * Context: process. The group stays SMCR_LGR_IDLE without connections.
+ */
+void smcr_conn_unregister(struct smcr_sock *smc)
+{
+	struct smcr_lgr *lgr = smc->conn.lgr;
+	bool idle;
+
+	if (!lgr)
+		return;
+	spin_lock_bh(&lgr->lock);
+	xa_erase(&lgr->conns, smc->conn.token);
+	idle = !--lgr->conns_num;
+	spin_unlock_bh(&lgr->lock);
+	smcr_buf_free(smc);
+	if (idle)
+		smcr_lgr_schedule_free(lgr, SMCR_LGR_IDLE);
+	smc->conn.lgr = NULL;
+	smcr_lgr_put(lgr);
+}
+
+/**
+ * smcr_conn_lookup() - the connection a peer's CDC message names
+ * @lgr: group the message came in on
+ * @token: our alert token in the message
+ *
+ * Context: any.
+ * Return: the socket with a reference, or NULL.
+ */
+struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token)
+{
+	struct smcr_sock *smc;
+
+	spin_lock_bh(&lgr->lock);
+	smc = xa_load(&lgr->conns, token);
+	if (smc)
+		sock_hold(&smc->sk);
+	spin_unlock_bh(&lgr->lock);
+	return smc;
+}
+
+static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
+			     enum dma_data_direction dir)
+{
+	if (buf->mr) {
+		ib_dereg_mr(buf->mr);
+		buf->mr = NULL;
+	}
+	if (buf->dma) {
+		ib_dma_unmap_single(ibdev, buf->dma, buf->size, dir);
+		buf->dma = 0;
+	}
+	if (buf->cpu) {
+		free_pages((unsigned long)buf->cpu, get_order(buf->size));
+		buf->cpu = NULL;
+	}
+}
+
+static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
+			u32 size, enum dma_data_direction dir)
+{
+	buf->size = size;
+	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+					    __GFP_NOWARN, get_order(size));
+	if (!buf->cpu)
+		return -ENOMEM;
+	buf->dma = ib_dma_map_single(ibdev, buf->cpu, size, dir);
+	if (ib_dma_mapping_error(ibdev, buf->dma)) {
+		buf->dma = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * smcr_buf_alloc() - allocate the RMB element and send buffer of @smc
+ * @smc: connection registered on its group
+ *
+ * The RMB gets a memory region mapped but not yet registered: its rkey and
+ * address can go into a CLC message; smcr_buf_register() arms it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_buf_alloc(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_link *link = &conn->lgr->link;
+	struct ib_device *ibdev = link->port.dev->ibdev;
+	struct scatterlist sg;
+	u32 size = smcr_buf_size;
+	int rc;
+
+	rc = smcr_buf_get(ibdev, &conn->rmb, size, DMA_FROM_DEVICE);
+	if (!rc)
+		rc = smcr_buf_get(ibdev, &conn->sndbuf, size, DMA_TO_DEVICE);
+	if (rc)
+		goto err;
+
+	conn->rmb.mr = ib_alloc_mr(link->port.dev->pd, IB_MR_TYPE_MEM_REG,
+				   DIV_ROUND_UP(size, PAGE_SIZE));
+	if (IS_ERR(conn->rmb.mr)) {
+		rc = PTR_ERR(conn->rmb.mr);
+		conn->rmb.mr = NULL;
+		goto err;
+	}
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = conn->rmb.dma;
+	sg_dma_len(&sg) = size;
+	rc = ib_map_mr_sg(conn->rmb.mr, &sg, 1, NULL, PAGE_SIZE);
+	if (rc != 1) {
+		rc = rc < 0 ? rc : -EINVAL;
+		goto err;
+	}
+	return 0;
+err:
+	smcr_buf_free(smc);
+	return rc;
+}
+
+static void smcr_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *link = container_of(wc->wr_cqe, struct smcr_link,
+					      reg_cqe);
+
+	link->reg_status = wc->status;
+	complete(&link->reg_done);
+}
+
+/**
+ * smcr_buf_register() - register an RMB for remote writes on @link
+ * @link: link in RTS
+ * @buf: RMB from smcr_buf_alloc()
+ *
+ * Context: process; waits for the registration to complete.
+ * Return: 0 or a negative errno.
+ */
+int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED,
+			.wr_cqe = &link->reg_cqe,
+		},
+		.mr = buf->mr,
+		.key = buf->mr->rkey,
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	int rc;
+
+	mutex_lock(&link->reg_lock);
+	link->reg_cqe.done = smcr_buf_reg_done;
+	reinit_completion(&link->reg_done);
+	rc = ib_post_send(link->qp, &wr.wr, NULL);
+	if (!rc) {
+		if (!wait_for_completion_timeout(&link->reg_done,
+						 SMCR_LLC_WAIT))
+			rc = -ETIMEDOUT;
+		else if (link->reg_status != IB_WC_SUCCESS)
+			rc = -EIO;
+	}
+	mutex_unlock(&link->reg_lock);
+	if (rc)
+		smcr_link_fail(link);
+	return rc;
+}
+
+/**
+ * smcr_buf_free() - free the buffers of a connection
+ * @smc: connection, its group still referenced
+ */
+void smcr_buf_free(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct ib_device *ibdev;
+
+	if (!conn->lgr)
+		return;
+	ibdev = conn->lgr->link.port.dev->ibdev;
+	smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
+	smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
+}

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smcr: link groups, links and the buffers connections use over them
+ * (RFC 7609 §2.3, §3.5, §4).
+ */
+#ifndef SMCR_LGR_H
+#define SMCR_LGR_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include "smcr_wire_cdc.h"
+#include "smcr_wire_clc.h"
+
+#define SMCR_WR_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
+#define SMCR_WR_TX_SLOTS	16	/* control messages in flight per link */
+#define SMCR_WR_RX_SLOTS	48	/* receive buffers posted per link */
+#define SMCR_WR_TX_WAIT		(10 * HZ)
+#define SMCR_LLC_WAIT		(6 * HZ)	/* App. C.7: LLC answer timeout */
+#define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
+#define SMCR_LGR_IDLE		(10 * HZ)	/* unused groups then go */
+
+/**
+ * struct smcr_ibdev - a RoCE device known to SMC-R
+ * @list: link in the device list of smcr_ib.c
+ * @ibdev: the device, valid until our remove callback returns
+ * @pd: protection domain of every link and buffer on it
+ * @send_cq: completion queue of all send queues on the device
+ * @recv_cq: completion queue of all receive queues on the device
+ * @links: number of links using the device (smcr_ib_lock)
+ */
+struct smcr_ibdev {
+	struct list_head	list;
+	struct ib_device	*ibdev;
+	struct ib_pd		*pd;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
+	int			links;
+};
+
+/**
+ * struct smcr_ib_port - where a connection's RDMA traffic leaves the host
+ * @dev: device (NULL when the route has none)
+ * @port: port number
+ * @sgid_index: index of @gid in the port's GID table
+ * @gid: the GID sent in CLC messages
+ * @mac: the MAC of the port's network device
+ * @mtu: the port's active MTU (enum ib_mtu)
+ */
+struct smcr_ib_port {
+	struct smcr_ibdev	*dev;
+	u32			port;
+	u8			sgid_index;
+	u8			gid[SMCR_CLC_GID_LEN];
+	u8			mac[ETH_ALEN];
+	enum ib_mtu		mtu;
+};
+
+struct smcr_lgr;
+struct smcr_sock;
+
+enum smcr_link_state {
+	SMCR_LINK_ACTIVATING,	/* QP being set up, CONFIRM LINK pending */
+	SMCR_LINK_ACTIVE,	/* confirmed, carries connections */
+	SMCR_LINK_DOWN,		/* failed or being torn down */
+};
+
+/**
+ * struct smcr_wr_tx - one control message slot of a link's send ring
+ * @cqe: completion entry of the send
+ * @link: owning link
+ * @idx: slot index
+ * @smc: for a CDC message: its connection, referenced until completion
+ * @tx_done: for a CDC message: the connection's send buffer is free up to
+ *	here once it completed (the writes before it completed too)
+ */
+struct smcr_wr_tx {
+	struct ib_cqe		cqe;
+	struct smcr_link	*link;
+	u8			idx;
+	struct smcr_sock	*smc;
+	u64			tx_done;
+};
+
+/**
+ * struct smcr_link - one RC queue pair between two RoCE ports (§2.3)
+ * @lgr: the link group it belongs to
+ * @port: local end
+ * @qp: the queue pair
+ * @psn: our initial packet sequence number
+ * @peer_qpn: peer's QP number (CLC Accept/Confirm)
+ * @peer_psn: peer's initial PSN
+ * @peer_gid: peer's GID
+ * @peer_mac: peer's MAC
+ * @peer_mtu: MTU the peer offered (enum ib_mtu)
+ * @link_id: link number within the group (A.3.1)
+ * @state: enum smcr_link_state; changed under @lgr->lock
+ * @rtr: the QP reached RTR (tracked here: rxe does not report it)
+ * @rts: the QP reached RTS
+ * @tx_bufs: send ring, SMCR_WR_TX_SLOTS messages, DMA mapped
+ * @tx_dma: DMA address of @tx_bufs
+ * @tx_slots: per-slot completion entries
+ * @tx_busy: bitmap of slots in use (atomic bit ops)
+ * @tx_wait: waiters for a free slot and for slot completion
+ * @rx_bufs: receive ring, SMCR_WR_RX_SLOTS messages, DMA mapped
+ * @rx_dma: DMA address of @rx_bufs
+ * @rx_slots: completion entries of the receive buffers, one per slot
+ * @rx_pending: receives posted and not completed yet
+ * @cdc_seq: sequence number of the last CDC message sent (A.4)
+ * @fail_work: takes the group down after the link failed
+ * @llc_resp: answer to the LLC request in flight (one at a time, §3.5.5.3)
+ * @llc_expect: LLC type (with SMCR_LLC_EXPECT_RESP for a response) the
+ *	waiter of @llc_done expects, 0 when nobody waits
+ * @llc_done: completed when @llc_resp arrived
+ * @reg_done: completed by a memory registration
+ * @reg_cqe: completion entry of memory registrations
+ * @reg_lock: one memory registration at a time on the link
+ * @reg_status: work completion status of the last registration
+ */
+struct smcr_link {
+	struct smcr_lgr		*lgr;
+	struct smcr_ib_port	port;
+	struct ib_qp		*qp;
+	u32			psn;
+	u32			peer_qpn;
+	u32			peer_psn;
+	u8			peer_gid[SMCR_CLC_GID_LEN];
+	u8			peer_mac[ETH_ALEN];
+	u8			peer_mtu;
+	u8			link_id;
+	int			state;
+
+	u8			*tx_bufs;
+	u64			tx_dma;
+	struct smcr_wr_tx	tx_slots[SMCR_WR_TX_SLOTS];
+	unsigned long		tx_busy;
+	wait_queue_head_t	tx_wait;
+
+	u8			*rx_bufs;
+	u64			rx_dma;
+	struct ib_cqe		rx_slots[SMCR_WR_RX_SLOTS];
+	atomic_t		rx_pending;
+	atomic_t		cdc_seq;
+	bool			rtr;
+	bool			rts;
+
+	u8			llc_resp[SMCR_WR_SIZE];
+	u16			llc_expect;
+	struct completion	llc_done;
+
+	struct completion	reg_done;
+	struct ib_cqe		reg_cqe;
+	struct mutex		reg_lock;	/* see above */
+	enum ib_wc_status	reg_status;
+	struct work_struct	fail_work;
+};
+
+/**
+ * struct smcr_buf - an RMB or a send buffer (§2.4)
+ * @cpu: kernel address
+ * @dma: DMA address
+ * @size: bytes
+ * @mr: memory region for remote writes (RMBs only)
+ */
+struct smcr_buf {
+	void		*cpu;
+	u64		dma;
+	u32		size;
+	struct ib_mr	*mr;
+};
+
+/**
+ * struct smcr_lgr - a link group: the links to one peer (§2.3, §3.5)
+ * @list: link in the group list of its role
+ * @kref: one per connection and one for the list while listed
+ * @lock: protects @conns, @conns_num and the link state
+ * @server: whether we were the server of its first contact
+ * @peer_id: the peer's peer ID (A.2.1)
+ * @link: the one link of the group
+ * @conns: connections by alert token
+ * @conns_num: connections in @conns (at most SMCR_LGR_CONNS_MAX)
+ * @next_token: next alert token to hand out
+ * @terminating: the group is going away; no new connections
+ * @free_work: frees an idle group, or ends a terminated one
+ */
+struct smcr_lgr {
+	struct list_head	list;
+	struct kref		kref;
+	spinlock_t		lock;	/* see above */
+	bool			server;
+	u8			peer_id[SMCR_CLC_PEER_ID_LEN];
+	struct smcr_link	link;
+	struct xarray		conns;
+	int			conns_num;
+	u32			next_token;
+	bool			terminating;
+	struct delayed_work	free_work;
+};
+
+/**
+ * struct smcr_conn - the SMC-R state of a connection (§4)
+ * @lgr: link group, referenced while set
+ * @token: our alert token: the peer's CDC messages name us by it
+ * @rmb: our RMB element, the peer writes into it
+ * @sndbuf: where sendmsg stages data before the RDMA write
+ * @peer_token: the peer's alert token
+ * @peer_rkey: rkey of the peer's RMB
+ * @peer_rmb: address of the peer's RMB element
+ * @peer_size: size of the peer's RMB element
+ * @tx_prod: bytes ever written into the peer's RMBE
+ * @tx_done: bytes of @sndbuf whose RDMA write completed
+ * @tx_peer_cons: bytes the peer has consumed, from its cursor
+ * @tx_cursor_sent: @tx_prod as last told to the peer
+ * @rx_prod: bytes the peer has written into our RMBE, from its cursor
+ * @rx_cons: bytes we have consumed
+ * @rx_cons_sent: @rx_cons as last told to the peer
+ * @peer_prod: the peer's last producer cursor, as on the wire
+ * @peer_cons: the peer's last consumer cursor, as on the wire
+ * @peer_done_writing: the peer shut down writing (A.4 conn state)
+ * @peer_closed: the peer closed the connection
+ * @peer_abort: the peer aborted the connection
+ * @peer_write_blocked: the peer waits for room in our RMBE (§4.5.2)
+ * @write_blocked: we wait for room in the peer's RMBE
+ * @done_writing: we told the peer we are done writing
+ * @closed: we told the peer the connection is closed
+ * @lock: protects what the receive path updates: @rx_prod,
+ *	@tx_peer_cons, @tx_done, the peer_* flags and cursor wraps
+ *
+ * Cursor counters only grow; the wire carries them as wrap and offset
+ * (A.4). Fields are written under the conn's socket lock or, for what the
+ * peer reports, by the receive path under @lgr->lock.
+ */
+struct smcr_conn {
+	struct smcr_lgr		*lgr;
+	u32			token;
+	struct smcr_buf		rmb;
+	struct smcr_buf		sndbuf;
+	u32			peer_token;
+	u32			peer_rkey;
+	u64			peer_rmb;
+	u32			peer_size;
+
+	u64			tx_prod;
+	u64			tx_done;
+	u64			tx_peer_cons;
+	u64			tx_cursor_sent;
+	u64			rx_prod;
+	u64			rx_cons;
+	u64			rx_cons_sent;
+	struct smcr_cdc_cursor	peer_prod;
+	struct smcr_cdc_cursor	peer_cons;
+	bool			write_blocked;
+
+	bool			peer_done_writing;
+	bool			peer_closed;
+	bool			peer_abort;
+	bool			peer_write_blocked;
+	bool			done_writing;
+	bool			closed;
+	spinlock_t		lock;	/* see above */
+};
+
+#endif /* SMCR_LGR_H */

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: links, the RC queue pairs of a link group (RFC 7609 §2.3, §3.5).
+ *
+ * A link owns a QP and two rings of 44-byte control messages: LLC and
+ * CDC messages are sent from the send ring and land in the receive ring.
+ * Completions arrive in softirq context; received messages are copied
+ * out, the buffer is posted again and the copy is dispatched by type.
+ *
+ * QP states are tracked here, not read back from the device: Debian 6.1's
+ * rxe does not report cur_qp_state (see the shared notes).
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "smcr.h"
+#include "smcr_trace.h"
+
+#define SMCR_QP_MIN_RNR_TIMER	5
+#define SMCR_QP_TIMEOUT		15	/* 4.096 us << 15: about 134 ms */
+#define SMCR_QP_RETRY_CNT	7
+#define SMCR_QP_RNR_RETRY	7	/* 7 means retry forever */
+#define SMCR_LINK_DRAIN_WAIT	(5 * HZ)
+
+/* One entry for every RDMA write: they are unsignaled, so only errors
+ * (and flushes) ever complete through it.
+ */
+static void smcr_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		smcr_link_fail(wc->qp->qp_context);
+}
+
+static struct ib_cqe smcr_write_cqe = { .done = smcr_wr_write_done };
+
+/**
+ * smcr_link_write_cqe() - completion entry for RDMA writes on any link
+ *
+ * Return: the shared entry.
+ */
+struct ib_cqe *smcr_link_write_cqe(void)
+{
+	return &smcr_write_cqe;
+}
+
+static void smcr_link_drain(struct smcr_link *link);
+
+static void smcr_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct smcr_link *link = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		smcr_link_fail(link);
+		break;
+	default:
+		break;
+	}
+}
+
+static void smcr_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_wr_tx *slot = container_of(wc->wr_cqe, struct smcr_wr_tx,
+					       cqe);
+	struct smcr_link *link = slot->link;
+
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		smcr_link_fail(link);
+	smcr_cdc_tx_done(slot, wc->status == IB_WC_SUCCESS);
+	clear_bit(slot->idx, &link->tx_busy);
+	/* the cleared bit before the waiters' check of tx_busy */
+	smp_mb__after_atomic();
+	wake_up_all(&link->tx_wait);
+}
+
+static int smcr_wr_rx_post(struct smcr_link *link, int idx)
+{
+	struct ib_sge sge = {
+		.addr = link->rx_dma + idx * SMCR_WR_SIZE,
+		.length = SMCR_WR_SIZE,
+		.lkey = link->port.dev->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &link->rx_slots[idx],
+		.sg_list = &sge,
+		.num_sge = 1,
+	};
+
+	atomic_inc(&link->rx_pending);
+	if (ib_post_recv(link->qp, &wr, NULL)) {
+		atomic_dec(&link->rx_pending);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *link = wc->qp->qp_context;
+	u8 msg[SMCR_WR_SIZE];
+	int idx;
+
+	idx = wc->wr_cqe - link->rx_slots;
+	atomic_dec(&link->rx_pending);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			smcr_link_fail(link);
+		wake_up_all(&link->tx_wait);
+		return;
+	}
+
+	ib_dma_sync_single_for_cpu(link->port.dev->ibdev,
+				   link->rx_dma + idx * SMCR_WR_SIZE,
+				   SMCR_WR_SIZE, DMA_FROM_DEVICE);
+	memcpy(msg, link->rx_bufs + idx * SMCR_WR_SIZE, SMCR_WR_SIZE);
+	if (READ_ONCE(link->state) != SMCR_LINK_DOWN &&
+	    smcr_wr_rx_post(link, idx))
+		smcr_link_fail(link);
+
+	if (wc->byte_len < SMCR_WR_SIZE)
+		return;		/* runt: nothing of ours sends it */
+	if (msg[0] == SMCR_CDC_TYPE)
+		smcr_cdc_rx(link, msg);
+	else
+		smcr_llc_rx(link, msg);
+}
+
+/**
+ * smcr_wr_tx_get() - take a free slot of the send ring
+ * @link: link
+ * @idx: the slot taken
+ *
+ * Context: process; waits up to SMCR_WR_TX_WAIT for a slot.
+ * Return: the slot's buffer, or an ERR_PTR when the link is down or no
+ * slot freed up in time.
+ */
+u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx)
+{
+	long left = SMCR_WR_TX_WAIT;
+	int i;
+
+	for (;;) {
+		if (READ_ONCE(link->state) == SMCR_LINK_DOWN)
+			return ERR_PTR(-ENOLINK);
+		for (i = 0; i < SMCR_WR_TX_SLOTS; i++)
+			if (!test_and_set_bit(i, &link->tx_busy))
+				goto found;
+		left = wait_event_timeout(link->tx_wait,
+					  READ_ONCE(link->tx_busy) !=
+					  GENMASK(SMCR_WR_TX_SLOTS - 1, 0) ||
+					  READ_ONCE(link->state) ==
+					  SMCR_LINK_DOWN, left);
+		if (!left)
+			return ERR_PTR(-EBUSY);
+	}
+found:
+	*idx = i;
+	memset(link->tx_bufs + i * SMCR_WR_SIZE, 0, SMCR_WR_SIZE);
+	return link->tx_bufs + i * SMCR_WR_SIZE;
+}
+
+/**
+ * smcr_wr_tx_put() - give back a slot without sending it
+ * @link: link
+ * @idx: slot from smcr_wr_tx_get()
+ */
+void smcr_wr_tx_put(struct smcr_link *link, int idx)
+{
+	clear_bit(idx, &link->tx_busy);
+	/* the cleared bit before the waiters' check of tx_busy */
+	smp_mb__after_atomic();
+	wake_up_all(&link->tx_wait);
+}
+
+/**
+ * smcr_wr_tx_send() - send a slot's message, after optional RDMA writes
+ * @link: link
+ * @idx: slot from smcr_wr_tx_get(), filled with the message
+ * @writes: RDMA writes to post before it (or NULL), chained through next
+ *
+ * RC ordering makes the writes land before the peer sees the message
+ * (§4.1). On failure the slot is given back.
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_wr_tx_send(struct smcr_link *link, int idx, struct ib_send_wr *writes)
+{
+	struct ib_sge sge = {
+		.addr = link->tx_dma + idx * SMCR_WR_SIZE,
+		.length = SMCR_WR_SIZE,
+		.lkey = link->port.dev->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &link->tx_slots[idx].cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_send_wr *first = &wr, *last;
+	int rc;
+
+	if (writes) {
+		for (last = writes; last->next; last = last->next)
+			;
+		last->next = &wr;
+		first = writes;
+	}
+	ib_dma_sync_single_for_device(link->port.dev->ibdev, sge.addr,
+				      SMCR_WR_SIZE, DMA_TO_DEVICE);
+	rc = ib_post_send(link->qp, first, NULL);
+	if (rc) {
+		smcr_wr_tx_put(link, idx);
+		smcr_link_fail(link);
+	}
+	return rc;
+}
+
+static int smcr_link_modify(struct smcr_link *link, struct ib_qp_attr *attr,
+			    int mask)
+{
+	int rc = ib_modify_qp(link->qp, attr, mask);
+
+	trace_smcr_link_qp(link, attr->qp_state, rc);
+	return rc;
+}
+
+/**
+ * smcr_link_ready() - bring the QP to RTR, and to RTS when @rts
+ * @link: link whose peer fields are known
+ * @rts: also enable sending
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_link_ready(struct smcr_link *link, bool rts)
+{
+	struct ib_qp_attr attr = {};
+	struct rdma_ah_attr *ah = &attr.ah_attr;
+	int rc;
+
+	if (!link->rtr) {
+		attr.qp_state = IB_QPS_RTR;
+		attr.path_mtu = min_t(enum ib_mtu, link->port.mtu,
+				      link->peer_mtu);
+		ah->type = rdma_ah_find_type(link->port.dev->ibdev,
+					     link->port.port);
+		rdma_ah_set_port_num(ah, link->port.port);
+		rdma_ah_set_grh(ah, NULL, 0, link->port.sgid_index, 1, 0);
+		rdma_ah_set_dgid_raw(ah, link->peer_gid);
+		memcpy(ah->roce.dmac, link->peer_mac, ETH_ALEN);
+		attr.dest_qp_num = link->peer_qpn;
+		attr.rq_psn = link->peer_psn;
+		attr.max_dest_rd_atomic = 1;
+		attr.min_rnr_timer = SMCR_QP_MIN_RNR_TIMER;
+		rc = smcr_link_modify(link, &attr, IB_QP_STATE | IB_QP_AV |
+				      IB_QP_PATH_MTU | IB_QP_DEST_QPN |
+				      IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC |
+				      IB_QP_MIN_RNR_TIMER);
+		if (rc)
+			return rc;
+		link->rtr = true;
+	}
+	if (!rts || link->rts)
+		return 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = SMCR_QP_TIMEOUT;
+	attr.retry_cnt = SMCR_QP_RETRY_CNT;
+	attr.rnr_retry = SMCR_QP_RNR_RETRY;
+	attr.sq_psn = link->psn;
+	attr.max_rd_atomic = 1;
+	rc = smcr_link_modify(link, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			      IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+			      IB_QP_SQ_PSN | IB_QP_MAX_QP_RD_ATOMIC);
+	if (!rc)
+		link->rts = true;
+	return rc;
+}
+
+static void smcr_link_free_rings(struct smcr_link *link)
+{
+	struct ib_device *ibdev = link->port.dev->ibdev;
+
+	if (link->rx_bufs) {
+		ib_dma_unmap_single(ibdev, link->rx_dma,
+				    SMCR_WR_RX_SLOTS * SMCR_WR_SIZE,
+				    DMA_FROM_DEVICE);
+		kfree(link->rx_bufs);
+		link->rx_bufs = NULL;
+	}
+	if (link->tx_bufs) {
+		ib_dma_unmap_single(ibdev, link->tx_dma,
+				    SMCR_WR_TX_SLOTS * SMCR_WR_SIZE,
+				    DMA_TO_DEVICE);
+		kfree(link->tx_bufs);
+		link->tx_bufs = NULL;
+	}
+}
+
+static int smcr_link_alloc_rings(struct smcr_link *link)
+{
+	struct ib_device *ibdev = link->port.dev->ibdev;
+	int i;
+
+	link->tx_bufs = kcalloc(SMCR_WR_TX_SLOTS, SMCR_WR_SIZE, GFP_KERNEL);
+	link->rx_bufs = kcalloc(SMCR_WR_RX_SLOTS, SMCR_WR_SIZE, GFP_KERNEL);
+	if (!link->tx_bufs || !link->rx_bufs)
+		goto err;
+	link->tx_dma = ib_dma_map_single(ibdev, link->tx_bufs,
+					 SMCR_WR_TX_SLOTS * SMCR_WR_SIZE,
+					 DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, link->tx_dma)) {
+		kfree(link->tx_bufs);
+		link->tx_bufs = NULL;
+		goto err;
+	}
+	link->rx_dma = ib_dma_map_single(ibdev, link->rx_bufs,
+					 SMCR_WR_RX_SLOTS * SMCR_WR_SIZE,
+					 DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, link->rx_dma)) {
+		kfree(link->rx_bufs);
+		link->rx_bufs = NULL;
+		goto err;
+	}
+	for (i = 0; i < SMCR_WR_TX_SLOTS; i++) {
+		link->tx_slots[i].cqe.done = smcr_wr_tx_done;
+		link->tx_slots[i].link = link;
+		link->tx_slots[i].idx = i;
+	}
+	for (i = 0; i < SMCR_WR_RX_SLOTS; i++)
+		link->rx_slots[i].done = smcr_wr_rx_done;
+	return 0;
+err:
+	smcr_link_free_rings(link);
+	return -ENOMEM;
+}
+
+/**
+ * smcr_link_init() - create a link's QP and rings, and post receives
+ * @link: link with @port set, embedded in its group
+ *
+ * The QP ends in INIT with every receive buffer posted, ready for
+ * smcr_link_ready() once the peer's QP number is known.
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_link_init(struct smcr_link *link)
+{
+	struct smcr_ibdev *dev = link->port.dev;
+	struct ib_qp_init_attr qattr = {
+		.event_handler = smcr_qp_event,
+		.qp_context = link,
+		.send_cq = dev->send_cq,
+		.recv_cq = dev->recv_cq,
+		.cap = {
+			/* per slot: a message and up to two writes */
+			.max_send_wr = SMCR_WR_TX_SLOTS * 3 + 2,
+			.max_recv_wr = SMCR_WR_RX_SLOTS,
+			.max_send_sge = 2,
+			.max_recv_sge = 1,
+		},
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = link->port.port,
+		.qp_access_flags = IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_WRITE,
+	};
+	int rc, i;
+
+	init_waitqueue_head(&link->tx_wait);
+	init_completion(&link->llc_done);
+	init_completion(&link->reg_done);
+	mutex_init(&link->reg_lock);
+	atomic_set(&link->rx_pending, 0);
+	get_random_bytes(&link->psn, sizeof(link->psn));
+	link->psn &= 0xffffff;
+
+	rc = smcr_link_alloc_rings(link);
+	if (rc)
+		return rc;
+	link->qp = ib_create_qp(dev->pd, &qattr);
+	if (IS_ERR(link->qp)) {
+		rc = PTR_ERR(link->qp);
+		link->qp = NULL;
+		goto err_rings;
+	}
+	rc = smcr_link_modify(link, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			      IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (rc)
+		goto err_qp;
+	for (i = 0; i < SMCR_WR_RX_SLOTS; i++) {
+		rc = smcr_wr_rx_post(link, i);
+		if (rc)
+			goto err_qp;
+	}
+	return 0;
+
+err_qp:
+	smcr_link_drain(link);
+	ib_destroy_qp(link->qp);
+	link->qp = NULL;
+err_rings:
+	smcr_link_free_rings(link);
+	return rc;
+}
+
+/* Error the QP and wait for the flush of everything posted on it */
+static void smcr_link_drain(struct smcr_link *link)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	WRITE_ONCE(link->state, SMCR_LINK_DOWN);
+	smcr_link_modify(link, &attr, IB_QP_STATE);
+	wake_up_all(&link->tx_wait);
+	complete_all(&link->llc_done);
+	if (!wait_event_timeout(link->tx_wait,
+				!READ_ONCE(link->tx_busy) &&
+				!atomic_read(&link->rx_pending),
+				SMCR_LINK_DRAIN_WAIT))
+		pr_warn_ratelimited("smcr: link %u: %d receives, slots %lx not flushed\n",
+				    link->qp->qp_num,
+				    atomic_read(&link->rx_pending),
+				    READ_ONCE(link->tx_busy));
+}
+
+/**
+ * smcr_link_clear() - tear a link down
+ * @link: link, no connection left on it
+ *
+ * Context: process.
+ */
+void smcr_link_clear(struct smcr_link *link)
+{
+	if (link->qp) {
+		smcr_link_drain(link);
+		ib_destroy_qp(link->qp);
+		link->qp = NULL;
+	}
+	smcr_link_free_rings(link);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: link layer control, the LLC messages of a link (RFC 7609 §3.5.5,
+ * Appendix A.3).
+ *
+ * One LLC exchange at a time per link group (§3.5.5.3): the one waiting
+ * names the message it expects in llc_expect, and the receive path hands
+ * that message over. Requests nobody waits for (TEST LINK, DELETE LINK)
+ * are answered from a work item, since sending may sleep.
+ */
+
+#include <linux/slab.h>
+
+#include "smcr.h"
+#include "smcr_trace.h"
+#include "smcr_wire_llc.h"
+
+/* llc_expect value of a response: the type with this bit added */
+#define SMCR_LLC_EXPECT_RESP	0x100
+
+/**
+ * struct smcr_llc_req - a peer's LLC request, answered in process context
+ * @work: the work item
+ * @link: link it came in on; its group is referenced
+ * @msg: the message
+ */
+struct smcr_llc_req {
+	struct work_struct	work;
+	struct smcr_link	*link;
+	u8			msg[SMCR_WR_SIZE];
+};
+
+static int smcr_llc_send(struct smcr_link *link, const struct smcr_llc_msg *m)
+{
+	int idx, rc;
+	u8 *buf;
+
+	buf = smcr_wr_tx_get(link, &idx);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	rc = smcr_llc_encode(m, buf, SMCR_WR_SIZE);
+	if (rc < 0) {
+		smcr_wr_tx_put(link, idx);
+		return rc;
+	}
+	return smcr_wr_tx_send(link, idx, NULL);
+}
+
+static void smcr_llc_req_work(struct work_struct *work)
+{
+	struct smcr_llc_req *req = container_of(work, struct smcr_llc_req,
+						work);
+	struct smcr_link *link = req->link;
+	struct smcr_llc_msg m;
+
+	if (smcr_llc_decode(req->msg, SMCR_WR_SIZE, &m))
+		goto out;
+	switch (m.type) {
+	case SMCR_LLC_TYPE_TEST_LINK:
+		/* A.3.8: echo the user data back */
+		m.u.test_link.resp = true;
+		smcr_llc_send(link, &m);
+		break;
+	case SMCR_LLC_TYPE_DELETE_LINK:
+		/* §3.5.5.4: with its only link gone, the group ends */
+		if (!m.u.delete_link.resp) {
+			m.u.delete_link.resp = true;
+			smcr_llc_send(link, &m);
+		}
+		smcr_link_fail(link);
+		break;
+	default:
+		break;
+	}
+out:
+	smcr_lgr_put(link->lgr);
+	kfree(req);
+}
+
+/**
+ * smcr_llc_rx() - an LLC message arrived on @link
+ * @link: link
+ * @msg: the message, SMCR_WR_SIZE bytes
+ *
+ * Context: softirq.
+ */
+void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
+{
+	struct smcr_llc_req *req;
+	struct smcr_llc_hdr hdr;
+	u16 key;
+
+	if (smcr_llc_hdr_decode(msg, SMCR_WR_SIZE, &hdr))
+		return;		/* A.3: unknown messages are dropped */
+	key = hdr.type | (hdr.resp ? SMCR_LLC_EXPECT_RESP : 0);
+	if (READ_ONCE(link->llc_expect) == key) {
+		memcpy(link->llc_resp, msg, SMCR_WR_SIZE);
+		WRITE_ONCE(link->llc_expect, 0);
+		complete(&link->llc_done);
+		return;
+	}
+	if (hdr.resp)
+		return;		/* an answer nobody waits for any more */
+	if (hdr.type != SMCR_LLC_TYPE_TEST_LINK &&
+	    hdr.type != SMCR_LLC_TYPE_DELETE_LINK)
+		return;
+
+	req = kmalloc(sizeof(*req), GFP_ATOMIC);
+	if (!req)
+		return;
+	INIT_WORK(&req->work, smcr_llc_req_work);
+	req->link = link;
+	memcpy(req->msg, msg, SMCR_WR_SIZE);
+	kref_get(&link->lgr->kref);
+	queue_work(smcr_hs_wq, &req->work);
+}
+
+/**
+ * smcr_llc_expect() - announce the LLC message a caller will wait for
+ * @link: link
+ * @type: SMCR_LLC_TYPE_*
+ * @resp: whether it is a response
+ *
+ * Call before the action that makes the peer send it, so that it cannot
+ * arrive unexpected.
+ */
+void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp)
+{
+	reinit_completion(&link->llc_done);
+	WRITE_ONCE(link->llc_expect,
+		   type | (resp ? SMCR_LLC_EXPECT_RESP : 0));
+}
+
+/* Wait for what smcr_llc_expect() announced; decode it into @m */
+static int smcr_llc_wait(struct smcr_link *link, struct smcr_llc_msg *m)
+{
+	long left;
+
+	left = wait_for_completion_interruptible_timeout(&link->llc_done,
+							 SMCR_LLC_WAIT);
+	if (READ_ONCE(link->llc_expect)) {
+		WRITE_ONCE(link->llc_expect, 0);
+		if (left < 0)
+			return left;
+		return READ_ONCE(link->state) == SMCR_LINK_DOWN ? -ENOLINK :
+								  -ETIMEDOUT;
+	}
+	return smcr_llc_decode(link->llc_resp, SMCR_WR_SIZE, m);
+}
+
+static void smcr_llc_fill_confirm(struct smcr_link *link,
+				  struct smcr_llc_msg *m, bool resp)
+{
+	struct smcr_llc_confirm_link *cl = &m->u.confirm_link;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_CONFIRM_LINK;
+	cl->resp = resp;
+	cl->no_rmbe_eyec = true;
+	memcpy(cl->mac, link->port.mac, ETH_ALEN);
+	memcpy(cl->gid, link->port.gid, SMCR_CLC_GID_LEN);
+	cl->qpn = link->qp->qp_num;
+	cl->link_num = link->link_id;
+	memcpy(cl->link_uid, &link->psn, sizeof(cl->link_uid));
+	cl->max_links = 1;
+}
+
+/* §3.5.1.5: the peer's CONFIRM LINK must name the QP we know it by */
+static int smcr_llc_check_confirm(struct smcr_link *link,
+				  const struct smcr_llc_msg *m, bool resp)
+{
+	const struct smcr_llc_confirm_link *cl = &m->u.confirm_link;
+
+	if (m->type != SMCR_LLC_TYPE_CONFIRM_LINK || cl->resp != resp ||
+	    cl->qpn != link->peer_qpn ||
+	    memcmp(cl->gid, link->peer_gid, SMCR_CLC_GID_LEN))
+		return -EPROTO;
+	return 0;
+}
+
+/**
+ * smcr_llc_confirm_link_server() - the server's side of CONFIRM LINK
+ * @link: first link of a new group, QP in RTS
+ *
+ * §3.5.1.5: the server sends the request over the new link and the
+ * client's response proves the link carries traffic both ways.
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_llc_confirm_link_server(struct smcr_link *link)
+{
+	struct smcr_llc_msg m;
+	int rc;
+
+	smcr_llc_fill_confirm(link, &m, false);
+	smcr_llc_expect(link, SMCR_LLC_TYPE_CONFIRM_LINK, true);
+	rc = smcr_llc_send(link, &m);
+	if (!rc)
+		rc = smcr_llc_wait(link, &m);
+	if (!rc)
+		rc = smcr_llc_check_confirm(link, &m, true);
+	if (!rc)
+		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
+	return rc;
+}
+
+/**
+ * smcr_llc_confirm_link_client() - the client's side of CONFIRM LINK
+ * @link: first link of a new group, request announced with
+ *	smcr_llc_expect() before the CLC Confirm went out
+ * @before_resp: called once the request arrived and the QP is in RTS,
+ *	before the response goes out (the client arms its RMB there)
+ * @arg: argument of @before_resp
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_llc_confirm_link_client(struct smcr_link *link,
+				 int (*before_resp)(void *arg), void *arg)
+{
+	struct smcr_llc_msg m;
+	int rc;
+
+	rc = smcr_llc_wait(link, &m);
+	if (!rc)
+		rc = smcr_llc_check_confirm(link, &m, false);
+	if (!rc)
+		rc = smcr_link_ready(link, true);
+	if (!rc && before_resp)
+		rc = before_resp(arg);
+	if (rc)
+		return rc;
+	link->link_id = m.u.confirm_link.link_num;
+	smcr_llc_fill_confirm(link, &m, true);
+	rc = smcr_llc_send(link, &m);
+	if (!rc)
+		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
+	return rc;
+}

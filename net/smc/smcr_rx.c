@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: receiving data (RFC 7609 §4.4, §4.5.1).
+ *
+ * The peer writes into our RMBE; its CDC messages move our producer
+ * counter. recvmsg copies out of the RMBE and moves the consumer counter,
+ * which goes back to the peer when enough room opened up (§4.5.1) or the
+ * peer said it waits for room (§4.5.2).
+ */
+
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include "smcr.h"
+
+static u64 smcr_rx_avail(struct smcr_conn *conn)
+{
+	u64 avail;
+
+	spin_lock_bh(&conn->lock);
+	avail = conn->rx_prod - conn->rx_cons;
+	spin_unlock_bh(&conn->lock);
+	return avail;
+}
+
+/* Nothing more will arrive: recv returns what is left, then 0 */
+static bool smcr_rx_done(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+
+	return conn->peer_done_writing || conn->peer_closed ||
+	       conn->peer_abort || (smc->sk.sk_shutdown & RCV_SHUTDOWN);
+}
+
+/* §4.5.1: report the consumer cursor when a tenth of the RMBE opened up,
+ * or at once when the peer waits for room
+ */
+static void smcr_rx_update_cons(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	u64 unsent = conn->rx_cons - conn->rx_cons_sent;
+
+	if (!unsent || conn->peer_closed || conn->peer_abort)
+		return;
+	if (unsent >= conn->rmb.size / 10 || conn->peer_write_blocked)
+		smcr_cdc_send(smc, NULL);
+}
+
+/**
+ * smcr_rx_recvmsg() - recvmsg over SMC-R
+ * @smc: connection, socket locked
+ * @msg: where to
+ * @len: bytes wanted
+ * @flags: MSG_PEEK, MSG_WAITALL, MSG_DONTWAIT as usual
+ *
+ * Return: bytes received, 0 at end of stream, or a negative errno.
+ */
+int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
+		    int flags)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smcr_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	struct smcr_link *link = &conn->lgr->link;
+	size_t copied = 0, target;
+	u64 peek = conn->rx_cons;
+	long timeo;
+	int rc = 0;
+
+	if (flags & MSG_OOB)
+		return -EINVAL;
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (copied < len) {
+		u64 avail = smcr_rx_avail(conn) - (peek - conn->rx_cons);
+		u64 pos = peek;
+		u32 off, n;
+
+		if (!avail) {
+			if (copied >= target || smcr_rx_done(smc))
+				break;
+			if (conn->peer_abort) {
+				rc = -ECONNRESET;
+				break;
+			}
+			if (!timeo) {
+				rc = -EAGAIN;
+				break;
+			}
+			if (signal_pending(current)) {
+				rc = sock_intr_errno(timeo);
+				break;
+			}
+			if (copied)
+				smcr_rx_update_cons(smc);
+			sk_wait_event(sk, &timeo, smcr_rx_avail(conn) ||
+				      smcr_rx_done(smc), &wait);
+			continue;
+		}
+		off = do_div(pos, conn->rmb.size);
+		n = min_t(u64, min_t(u64, avail, len - copied),
+			  conn->rmb.size - off);
+		ib_dma_sync_single_for_cpu(link->port.dev->ibdev,
+					   conn->rmb.dma + off, n,
+					   DMA_FROM_DEVICE);
+		if (copy_to_iter(conn->rmb.cpu + off, n, &msg->msg_iter) != n) {
+			rc = -EFAULT;
+			break;
+		}
+		copied += n;
+		peek += n;
+		if (!(flags & MSG_PEEK))
+			conn->rx_cons = peek;
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+
+	if (!(flags & MSG_PEEK))
+		smcr_rx_update_cons(smc);
+	if (copied)
+		return copied;
+	if (!rc && conn->peer_abort)
+		rc = -ECONNRESET;
+	return rc;
+}
+
+/**
+ * smcr_conn_poll() - poll mask of an SMC-R connection
+ * @smc: connection
+ *
+ * Return: the mask.
+ */
+__poll_t smcr_conn_poll(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	__poll_t mask = 0;
+
+	if (smcr_rx_avail(conn) || smcr_rx_done(smc))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (conn->peer_done_writing || conn->peer_closed)
+		mask |= EPOLLRDHUP;
+	if (conn->peer_abort)
+		mask |= EPOLLERR | EPOLLHUP;
+	else if (conn->peer_closed && conn->closed)
+		mask |= EPOLLHUP;
+	if (smcr_tx_space(conn) || conn->peer_closed || conn->peer_abort)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	return mask;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: sending data (RFC 7609 §4.4, §4.5.2).
+ *
+ * sendmsg copies into the send buffer, writes it into the peer's RMBE with
+ * RDMA WRITE (two writes where the RMBE wraps) and then sends a CDC message
+ * whose producer cursor covers the new bytes. The peer's consumer cursor
+ * says how much of its RMBE is free; the send buffer frees up as the CDC
+ * messages after the writes complete.
+ */
+
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include "smcr.h"
+
+/**
+ * smcr_tx_space() - bytes sendmsg may write now
+ * @conn: connection
+ *
+ * Return: the room in both the send buffer and the peer's RMBE.
+ */
+u32 smcr_tx_space(struct smcr_conn *conn)
+{
+	u64 sndbuf_used, rmbe_used;
+
+	spin_lock_bh(&conn->lock);
+	sndbuf_used = conn->tx_prod - conn->tx_done;
+	rmbe_used = conn->tx_prod - conn->tx_peer_cons;
+	spin_unlock_bh(&conn->lock);
+	return min_t(u64, conn->sndbuf.size - sndbuf_used,
+		     conn->peer_size - rmbe_used);
+}
+
+static bool smcr_tx_stop(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+
+	return smc->sk.sk_err || conn->peer_abort || conn->peer_closed ||
+	       (smc->sk.sk_shutdown & SEND_SHUTDOWN) || conn->done_writing;
+}
+
+/* Wait for room; with the socket lock held, released while waiting */
+static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smcr_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!smcr_tx_space(conn)) {
+		if (smcr_tx_stop(smc)) {
+			rc = -EPIPE;
+			break;
+		}
+		if (!*timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(*timeo);
+			break;
+		}
+		/* §4.5.2: tell the peer we wait for its consumer cursor */
+		if (!conn->write_blocked) {
+			conn->write_blocked = true;
+			smcr_cdc_send(smc, NULL);
+		}
+		sk_wait_event(sk, timeo, smcr_tx_space(conn) ||
+			      smcr_tx_stop(smc), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	conn->write_blocked = false;
+	return rc;
+}
+
+/* Copy @len bytes from @msg to the send buffer at @pos; return a WR */
+static int smcr_tx_stage(struct smcr_conn *conn, struct msghdr *msg,
+			 u64 pos, u32 len, struct ib_rdma_wr *wr,
+			 struct ib_sge *sge)
+{
+	struct smcr_link *link = &conn->lgr->link;
+	u32 soff = do_div(pos, conn->sndbuf.size);
+
+	if (copy_from_iter(conn->sndbuf.cpu + soff, len, &msg->msg_iter) !=
+	    len)
+		return -EFAULT;
+	ib_dma_sync_single_for_device(link->port.dev->ibdev,
+				      conn->sndbuf.dma + soff, len,
+				      DMA_TO_DEVICE);
+	sge->addr = conn->sndbuf.dma + soff;
+	sge->length = len;
+	sge->lkey = link->port.dev->pd->local_dma_lkey;
+	return 0;
+}
+
+/**
+ * smcr_tx_sendmsg() - sendmsg over SMC-R
+ * @smc: connection, socket locked
+ * @msg: data
+ * @len: bytes
+ *
+ * Return: bytes sent or a negative errno.
+ */
+int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	struct ib_rdma_wr wr[2];
+	struct ib_sge sge[2];
+	size_t sent = 0;
+	long timeo;
+	int rc = 0;
+
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	while (sent < len) {
+		u32 space, n, i, nwr = 0;
+
+		rc = smcr_tx_wait(smc, &timeo);
+		if (rc)
+			break;
+		space = min_t(size_t, smcr_tx_space(conn), len - sent);
+
+		/* at most two pieces: the RMBE or the send buffer wraps */
+		for (i = 0; i < 2 && space; i++) {
+			u64 pos = conn->tx_prod;
+			u32 poff, soff;
+
+			poff = do_div(pos, conn->peer_size);
+			pos = conn->tx_prod;
+			soff = do_div(pos, conn->sndbuf.size);
+			n = min3(space, conn->peer_size - poff,
+				 conn->sndbuf.size - soff);
+			rc = smcr_tx_stage(conn, msg, conn->tx_prod, n,
+					   &wr[i], &sge[i]);
+			if (rc)
+				break;
+			memset(&wr[i], 0, sizeof(wr[i]));
+			wr[i].wr.wr_cqe = smcr_link_write_cqe();
+			wr[i].wr.opcode = IB_WR_RDMA_WRITE;
+			wr[i].wr.sg_list = &sge[i];
+			wr[i].wr.num_sge = 1;
+			wr[i].remote_addr = conn->peer_rmb + poff;
+			wr[i].rkey = conn->peer_rkey;
+			if (i)
+				wr[i - 1].wr.next = &wr[i].wr;
+			conn->tx_prod += n;
+			sent += n;
+			space -= n;
+			nwr++;
+		}
+		if (!nwr)
+			break;
+		rc = smcr_cdc_send(smc, &wr[0].wr);
+		if (rc)
+			break;
+	}
+	if (sent)
+		return sent;
+	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return rc;
+}

@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: LLC (Link Layer Control) message wire format.
+ *
+ * Encoders and decoders for the SMC-R version 1 LLC messages of RFC 7609,
+ * Appendix A.3.  All layouts are written down as byte offsets below and
+ * accessed with the big-endian helpers of smcr_wire.h.
+ *
+ * Where the RFC figures and Linux disagree, the Linux layout wins,
+ * because Linux is the peer we must interoperate with:
+ *  - ADD LINK (A.3.2): Linux has two reserved bytes after the MAC, so
+ *    GID, QP number, link number, MTU and PSN all sit two bytes later
+ *    than figure 32 suggests (GID at 12, not 10).
+ *  - CONFIRM RKEY CONTINUATION (A.3.6): three 13 byte RMB
+ *    specifications after the count byte fill the message completely;
+ *    the trailing reserved byte drawn in figure 38 cannot exist.  Linux
+ *    never sends this message.
+ *
+ * Error convention of every decoder:
+ *   -EMSGSIZE  fewer than SMCR_LLC_MSG_LEN bytes, or a length byte other
+ *              than SMCR_LLC_MSG_LEN
+ *   -EPROTO    unknown type, or not the type the decoder handles
+ *   -EBADMSG   framed correctly, but a count is out of range
+ * A decoder reads exactly SMCR_LLC_MSG_LEN bytes; anything after them
+ * (a receive buffer may be larger) is ignored.
+ * Encoders write exactly SMCR_LLC_MSG_LEN bytes and return that number,
+ * -EINVAL for a field that does not fit its wire width or range, or
+ * -ENOSPC for a short buffer.
+ */
+#include "smcr_wire_llc.h"
+
+/* common header */
+#define OFF_TYPE		0
+#define OFF_LEN			1
+#define OFF_RSN			2
+#define OFF_FLAGS		3
+
+/* CONFIRM LINK, A.3.1 */
+#define OFF_CL_MAC		4
+#define OFF_CL_GID		10
+#define OFF_CL_QPN		26
+#define OFF_CL_LINK_NUM		29
+#define OFF_CL_LINK_UID		30
+#define OFF_CL_MAX_LINKS	34
+
+/* ADD LINK, A.3.2, as Linux lays it out (see above) */
+#define OFF_AL_MAC		4
+#define OFF_AL_GID		12
+#define OFF_AL_QPN		28
+#define OFF_AL_LINK_NUM		31
+#define OFF_AL_MTU		32
+#define OFF_AL_PSN		33
+
+/* ADD LINK CONTINUATION, A.3.3 */
+#define OFF_ALC_LINK_NUM	4
+#define OFF_ALC_NUM		5
+#define OFF_ALC_PAIRS		8
+#define PAIR_LEN		16
+#define PAIR_REF_RKEY		0
+#define PAIR_NEW_RKEY		4
+#define PAIR_NEW_VADDR		8
+
+/* DELETE LINK, A.3.4 */
+#define OFF_DL_LINK_NUM		4
+#define OFF_DL_REASON		5
+
+/* CONFIRM RKEY, A.3.5, and its continuation, A.3.6 */
+#define OFF_CR_NUM		4
+#define OFF_CR_RKEY		5
+#define OFF_CR_VADDR		9
+#define OFF_CR_OTHERS		17
+#define OFF_CRC_NUM		4
+#define OFF_CRC_ENTRIES		5
+#define RTOK_LEN		13
+#define RTOK_LINK_NUM		0
+#define RTOK_RKEY		1
+#define RTOK_VADDR		5
+
+/* DELETE RKEY, A.3.7 */
+#define OFF_DR_COUNT		4
+#define OFF_DR_MASK		5
+#define OFF_DR_RKEYS		8
+
+/* TEST LINK, A.3.8 */
+#define OFF_TL_DATA		4
+
+#define SMCR_U24_MAX		0xffffffu
+#define SMCR_NIBBLE_MAX		0x0f
+
+/**
+ * smcr_llc_type_known() - is @type one of the RFC 7609 LLC types?
+ * @type: first byte of a message
+ *
+ * Return: true for the eight message types of A.3.1 - A.3.8.
+ */
+bool smcr_llc_type_known(u8 type)
+{
+	switch (type) {
+	case SMCR_LLC_TYPE_CONFIRM_LINK:
+	case SMCR_LLC_TYPE_ADD_LINK:
+	case SMCR_LLC_TYPE_ADD_LINK_CONT:
+	case SMCR_LLC_TYPE_DELETE_LINK:
+	case SMCR_LLC_TYPE_CONFIRM_RKEY:
+	case SMCR_LLC_TYPE_TEST_LINK:
+	case SMCR_LLC_TYPE_CONFIRM_RKEY_CONT:
+	case SMCR_LLC_TYPE_DELETE_RKEY:
+		return true;
+	}
+	return false;
+}
+
+/**
+ * smcr_llc_type_discardable() - may an unsupported @type be dropped?
+ * @type: first byte of a message that smcr_llc_type_known() rejected
+ *
+ * RFC 7609 A.3: an unsupported opcode whose two high-order bits are
+ * b'10' must be silently discarded; b'00' is a protocol error.
+ *
+ * Return: true if the high-order bits of @type are b'10'.
+ */
+bool smcr_llc_type_discardable(u8 type)
+{
+	return (type & SMCR_LLC_TYPE_CLASS_MASK) ==
+	       SMCR_LLC_TYPE_CLASS_OPTIONAL;
+}
+
+/**
+ * smcr_llc_hdr_decode() - decode and validate the common LLC header
+ * @buf: received bytes
+ * @len: number of bytes in @buf, at least SMCR_LLC_MSG_LEN
+ * @h: filled with the decoded header unless @len is too short
+ *
+ * Return: 0, -EMSGSIZE if @len or the length byte is not 44 (A.3: all
+ * LLC messages are 44 bytes), -EPROTO for a type that is not an RFC
+ * 7609 LLC type (including the SMC-Rv2 types and CDC).
+ */
+int smcr_llc_hdr_decode(const u8 *buf, size_t len, struct smcr_llc_hdr *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (len < SMCR_LLC_MSG_LEN)
+		return -EMSGSIZE;
+	h->type = buf[OFF_TYPE];
+	h->length = buf[OFF_LEN];
+	h->rej_rsn = buf[OFF_RSN] & SMCR_LLC_REJ_RSN_MASK;
+	h->flags = buf[OFF_FLAGS];
+	h->resp = !!(h->flags & SMCR_LLC_FLAG_RESP);
+
+	if (!smcr_llc_type_known(h->type))
+		return -EPROTO;
+	if (h->length != SMCR_LLC_MSG_LEN)
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* header checks plus the expected @type; returns the flags byte in @h */
+static int smcr_llc_frame(const u8 *buf, size_t len, u8 type,
+			  struct smcr_llc_hdr *h)
+{
+	int rc;
+
+	rc = smcr_llc_hdr_decode(buf, len, h);
+	if (rc)
+		return rc;
+	if (h->type != type)
+		return -EPROTO;
+	return 0;
+}
+
+/* zero the message area and write the common header */
+static int smcr_llc_start(u8 *buf, size_t len, u8 type, u8 flags)
+{
+	if (len < SMCR_LLC_MSG_LEN)
+		return -ENOSPC;
+	memset(buf, 0, SMCR_LLC_MSG_LEN);
+	buf[OFF_TYPE] = type;
+	buf[OFF_LEN] = SMCR_LLC_MSG_LEN;
+	buf[OFF_FLAGS] = flags;
+	return 0;
+}
+
+static u8 smcr_llc_resp_flag(bool resp)
+{
+	return resp ? SMCR_LLC_FLAG_RESP : 0;
+}
+
+static void smcr_llc_put_rtoken(u8 *p, const struct smcr_llc_rtoken *t)
+{
+	p[RTOK_LINK_NUM] = t->link_num;
+	smcr_put_be32(p + RTOK_RKEY, t->rkey);
+	smcr_put_be64(p + RTOK_VADDR, t->vaddr);
+}
+
+static void smcr_llc_get_rtoken(const u8 *p, struct smcr_llc_rtoken *t)
+{
+	t->link_num = p[RTOK_LINK_NUM];
+	t->rkey = smcr_get_be32(p + RTOK_RKEY);
+	t->vaddr = smcr_get_be64(p + RTOK_VADDR);
+}
+
+static unsigned int smcr_llc_min(unsigned int a, unsigned int b)
+{
+	return a < b ? a : b;
+}
+
+/**
+ * smcr_llc_confirm_link_encode() - build a CONFIRM LINK (A.3.1)
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL if @m->qpn exceeds 24 bits, or
+ * -ENOSPC if @len is too small.
+ */
+int smcr_llc_confirm_link_encode(const struct smcr_llc_confirm_link *m,
+				 u8 *buf, size_t len)
+{
+	u8 flags = smcr_llc_resp_flag(m->resp);
+	int rc;
+
+	if (m->qpn > SMCR_U24_MAX)
+		return -EINVAL;
+	if (m->no_rmbe_eyec)
+		flags |= SMCR_LLC_FLAG_NO_RMBE_EYEC;
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_CONFIRM_LINK, flags);
+	if (rc)
+		return rc;
+	memcpy(buf + OFF_CL_MAC, m->mac, SMCR_LLC_MAC_LEN);
+	memcpy(buf + OFF_CL_GID, m->gid, SMCR_LLC_GID_LEN);
+	smcr_put_be24(buf + OFF_CL_QPN, m->qpn);
+	buf[OFF_CL_LINK_NUM] = m->link_num;
+	memcpy(buf + OFF_CL_LINK_UID, m->link_uid, SMCR_LLC_LINK_UID_LEN);
+	buf[OFF_CL_MAX_LINKS] = m->max_links;
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_confirm_link_decode() - parse a CONFIRM LINK (A.3.1)
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * @m->no_rmbe_eyec is set only if both SMCR_LLC_FLAG_NO_RMBE_EYEC bits
+ * are set, which is what Linux sends.
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_confirm_link_decode(const u8 *buf, size_t len,
+				 struct smcr_llc_confirm_link *m)
+{
+	struct smcr_llc_hdr h;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_CONFIRM_LINK, &h);
+	if (rc)
+		return rc;
+	m->resp = h.resp;
+	m->no_rmbe_eyec = (h.flags & SMCR_LLC_FLAG_NO_RMBE_EYEC) ==
+			  SMCR_LLC_FLAG_NO_RMBE_EYEC;
+	memcpy(m->mac, buf + OFF_CL_MAC, SMCR_LLC_MAC_LEN);
+	memcpy(m->gid, buf + OFF_CL_GID, SMCR_LLC_GID_LEN);
+	m->qpn = smcr_get_be24(buf + OFF_CL_QPN);
+	m->link_num = buf[OFF_CL_LINK_NUM];
+	memcpy(m->link_uid, buf + OFF_CL_LINK_UID, SMCR_LLC_LINK_UID_LEN);
+	m->max_links = buf[OFF_CL_MAX_LINKS];
+	return 0;
+}
+
+/**
+ * smcr_llc_add_link_encode() - build an ADD LINK (A.3.2)
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * The reason code goes into the low nibble of byte 2, the MTU into the
+ * low nibble of byte 32 (Linux layout, see the top of this file).
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL if the QP number or PSN exceeds 24
+ * bits or the reason code or MTU exceeds 4 bits, -ENOSPC if @len is
+ * too small.
+ */
+int smcr_llc_add_link_encode(const struct smcr_llc_add_link *m,
+			     u8 *buf, size_t len)
+{
+	u8 flags = smcr_llc_resp_flag(m->resp);
+	int rc;
+
+	if (m->qpn > SMCR_U24_MAX || m->psn > SMCR_U24_MAX ||
+	    m->rej_rsn > SMCR_NIBBLE_MAX || m->qp_mtu > SMCR_NIBBLE_MAX)
+		return -EINVAL;
+	if (m->reject)
+		flags |= SMCR_LLC_FLAG_ADD_LINK_REJ;
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_ADD_LINK, flags);
+	if (rc)
+		return rc;
+	buf[OFF_RSN] = m->rej_rsn;
+	memcpy(buf + OFF_AL_MAC, m->mac, SMCR_LLC_MAC_LEN);
+	memcpy(buf + OFF_AL_GID, m->gid, SMCR_LLC_GID_LEN);
+	smcr_put_be24(buf + OFF_AL_QPN, m->qpn);
+	buf[OFF_AL_LINK_NUM] = m->link_num;
+	buf[OFF_AL_MTU] = m->qp_mtu;
+	smcr_put_be24(buf + OFF_AL_PSN, m->psn);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_add_link_decode() - parse an ADD LINK (A.3.2)
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_add_link_decode(const u8 *buf, size_t len,
+			     struct smcr_llc_add_link *m)
+{
+	struct smcr_llc_hdr h;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_ADD_LINK, &h);
+	if (rc)
+		return rc;
+	m->resp = h.resp;
+	m->reject = !!(h.flags & SMCR_LLC_FLAG_ADD_LINK_REJ);
+	m->rej_rsn = h.rej_rsn;
+	memcpy(m->mac, buf + OFF_AL_MAC, SMCR_LLC_MAC_LEN);
+	memcpy(m->gid, buf + OFF_AL_GID, SMCR_LLC_GID_LEN);
+	m->qpn = smcr_get_be24(buf + OFF_AL_QPN);
+	m->link_num = buf[OFF_AL_LINK_NUM];
+	m->qp_mtu = buf[OFF_AL_MTU] & SMCR_NIBBLE_MAX;
+	m->psn = smcr_get_be24(buf + OFF_AL_PSN);
+	return 0;
+}
+
+/**
+ * smcr_llc_add_link_cont_encode() - build an ADD LINK CONTINUATION
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * A.3.3: @m->num_rkeys counts the RTokens still to be sent, this
+ * message included, and may be up to 255; only the first
+ * min(@m->num_rkeys, 2) pairs are written, the rest is zero.
+ *
+ * Return: SMCR_LLC_MSG_LEN or -ENOSPC if @len is too small.
+ */
+int smcr_llc_add_link_cont_encode(const struct smcr_llc_add_link_cont *m,
+				  u8 *buf, size_t len)
+{
+	unsigned int i, n;
+	u8 *p;
+	int rc;
+
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_ADD_LINK_CONT,
+			    smcr_llc_resp_flag(m->resp));
+	if (rc)
+		return rc;
+	buf[OFF_ALC_LINK_NUM] = m->link_num;
+	buf[OFF_ALC_NUM] = m->num_rkeys;
+	n = smcr_llc_min(m->num_rkeys, SMCR_LLC_ADD_CONT_PAIRS);
+	for (i = 0; i < n; i++) {
+		p = buf + OFF_ALC_PAIRS + i * PAIR_LEN;
+		smcr_put_be32(p + PAIR_REF_RKEY, m->pairs[i].ref_rkey);
+		smcr_put_be32(p + PAIR_NEW_RKEY, m->pairs[i].new_rkey);
+		smcr_put_be64(p + PAIR_NEW_VADDR, m->pairs[i].new_vaddr);
+	}
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_add_link_cont_decode() - parse an ADD LINK CONTINUATION
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Reads min(NumRTokens, 2) pairs (A.3.3); unused slots stay zero.
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_add_link_cont_decode(const u8 *buf, size_t len,
+				  struct smcr_llc_add_link_cont *m)
+{
+	struct smcr_llc_hdr h;
+	unsigned int i, n;
+	const u8 *p;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_ADD_LINK_CONT, &h);
+	if (rc)
+		return rc;
+	m->resp = h.resp;
+	m->link_num = buf[OFF_ALC_LINK_NUM];
+	m->num_rkeys = buf[OFF_ALC_NUM];
+	n = smcr_llc_min(m->num_rkeys, SMCR_LLC_ADD_CONT_PAIRS);
+	for (i = 0; i < n; i++) {
+		p = buf + OFF_ALC_PAIRS + i * PAIR_LEN;
+		m->pairs[i].ref_rkey = smcr_get_be32(p + PAIR_REF_RKEY);
+		m->pairs[i].new_rkey = smcr_get_be32(p + PAIR_NEW_RKEY);
+		m->pairs[i].new_vaddr = smcr_get_be64(p + PAIR_NEW_VADDR);
+	}
+	return 0;
+}
+
+/**
+ * smcr_llc_delete_link_encode() - build a DELETE LINK (A.3.4)
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL if @m->all is set together with a
+ * non-zero link number (A.3.4: the field is then 0), -ENOSPC if @len
+ * is too small.
+ */
+int smcr_llc_delete_link_encode(const struct smcr_llc_delete_link *m,
+				u8 *buf, size_t len)
+{
+	u8 flags = smcr_llc_resp_flag(m->resp);
+	int rc;
+
+	if (m->all && m->link_num)
+		return -EINVAL;
+	if (m->all)
+		flags |= SMCR_LLC_FLAG_DEL_LINK_ALL;
+	if (m->orderly)
+		flags |= SMCR_LLC_FLAG_DEL_LINK_ORDERLY;
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_DELETE_LINK, flags);
+	if (rc)
+		return rc;
+	buf[OFF_DL_LINK_NUM] = m->link_num;
+	smcr_put_be32(buf + OFF_DL_REASON, m->reason);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_delete_link_decode() - parse a DELETE LINK (A.3.4)
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * With the A flag set the link number "has no meaning" (A.3.4) and is
+ * reported as 0 whatever the peer sent.
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_delete_link_decode(const u8 *buf, size_t len,
+				struct smcr_llc_delete_link *m)
+{
+	struct smcr_llc_hdr h;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_DELETE_LINK, &h);
+	if (rc)
+		return rc;
+	m->resp = h.resp;
+	m->all = !!(h.flags & SMCR_LLC_FLAG_DEL_LINK_ALL);
+	m->orderly = !!(h.flags & SMCR_LLC_FLAG_DEL_LINK_ORDERLY);
+	m->link_num = m->all ? 0 : buf[OFF_DL_LINK_NUM];
+	m->reason = smcr_get_be32(buf + OFF_DL_REASON);
+	return 0;
+}
+
+/**
+ * smcr_llc_confirm_rkey_encode() - build a CONFIRM RKEY (A.3.5)
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Writes the RToken of the sending link and min(@m->num_tkns, 2) other
+ * link RTokens; the remaining slots are zero.
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL if @m->num_tkns exceeds
+ * SMCR_LLC_RKEY_TKNS_MAX, -ENOSPC if @len is too small.
+ */
+int smcr_llc_confirm_rkey_encode(const struct smcr_llc_confirm_rkey *m,
+				 u8 *buf, size_t len)
+{
+	u8 flags = smcr_llc_resp_flag(m->resp);
+	unsigned int i, n;
+	int rc;
+
+	if (m->num_tkns > SMCR_LLC_RKEY_TKNS_MAX)
+		return -EINVAL;
+	if (m->negative)
+		flags |= SMCR_LLC_FLAG_RKEY_NEG;
+	if (m->retry)
+		flags |= SMCR_LLC_FLAG_RKEY_RETRY;
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_CONFIRM_RKEY, flags);
+	if (rc)
+		return rc;
+	buf[OFF_CR_NUM] = m->num_tkns;
+	smcr_put_be32(buf + OFF_CR_RKEY, m->rkey);
+	smcr_put_be64(buf + OFF_CR_VADDR, m->vaddr);
+	n = smcr_llc_min(m->num_tkns, SMCR_LLC_RKEY_OTHERS);
+	for (i = 0; i < n; i++)
+		smcr_llc_put_rtoken(buf + OFF_CR_OTHERS + i * RTOK_LEN,
+				    &m->others[i]);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_confirm_rkey_decode() - parse a CONFIRM RKEY (A.3.5)
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Return: 0, -EBADMSG if NumTkns exceeds SMCR_LLC_RKEY_TKNS_MAX (a link
+ * group has at most eight links, A.3.5), or another negative errno as
+ * described at the top of this file.
+ */
+int smcr_llc_confirm_rkey_decode(const u8 *buf, size_t len,
+				 struct smcr_llc_confirm_rkey *m)
+{
+	struct smcr_llc_hdr h;
+	unsigned int i, n;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_CONFIRM_RKEY, &h);
+	if (rc)
+		return rc;
+	if (buf[OFF_CR_NUM] > SMCR_LLC_RKEY_TKNS_MAX)
+		return -EBADMSG;
+	m->resp = h.resp;
+	m->negative = !!(h.flags & SMCR_LLC_FLAG_RKEY_NEG);
+	m->retry = !!(h.flags & SMCR_LLC_FLAG_RKEY_RETRY);
+	m->num_tkns = buf[OFF_CR_NUM];
+	m->rkey = smcr_get_be32(buf + OFF_CR_RKEY);
+	m->vaddr = smcr_get_be64(buf + OFF_CR_VADDR);
+	n = smcr_llc_min(m->num_tkns, SMCR_LLC_RKEY_OTHERS);
+	for (i = 0; i < n; i++)
+		smcr_llc_get_rtoken(buf + OFF_CR_OTHERS + i * RTOK_LEN,
+				    &m->others[i]);
+	return 0;
+}
+
+/**
+ * smcr_llc_confirm_rkey_cont_encode() - build a CONFIRM RKEY CONTINUATION
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * A.3.6; writes min(@m->num_tkns_left, 3) RMB specifications.
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL if @m->num_tkns_left exceeds
+ * SMCR_LLC_RKEY_TKNS_MAX, -ENOSPC if @len is too small.
+ */
+int smcr_llc_confirm_rkey_cont_encode(const struct smcr_llc_confirm_rkey_cont *m,
+				      u8 *buf, size_t len)
+{
+	u8 flags = smcr_llc_resp_flag(m->resp);
+	unsigned int i, n;
+	int rc;
+
+	if (m->num_tkns_left > SMCR_LLC_RKEY_TKNS_MAX)
+		return -EINVAL;
+	if (m->negative)
+		flags |= SMCR_LLC_FLAG_RKEY_NEG;
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, flags);
+	if (rc)
+		return rc;
+	buf[OFF_CRC_NUM] = m->num_tkns_left;
+	n = smcr_llc_min(m->num_tkns_left, SMCR_LLC_RKEY_CONT_ENTRIES);
+	for (i = 0; i < n; i++)
+		smcr_llc_put_rtoken(buf + OFF_CRC_ENTRIES + i * RTOK_LEN,
+				    &m->others[i]);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_confirm_rkey_cont_decode() - parse a CONFIRM RKEY CONTINUATION
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Return: 0, -EBADMSG if NumTknsLeft exceeds SMCR_LLC_RKEY_TKNS_MAX, or
+ * another negative errno as described at the top of this file.
+ */
+int smcr_llc_confirm_rkey_cont_decode(const u8 *buf, size_t len,
+				      struct smcr_llc_confirm_rkey_cont *m)
+{
+	struct smcr_llc_hdr h;
+	unsigned int i, n;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, &h);
+	if (rc)
+		return rc;
+	if (buf[OFF_CRC_NUM] > SMCR_LLC_RKEY_TKNS_MAX)
+		return -EBADMSG;
+	m->resp = h.resp;
+	m->negative = !!(h.flags & SMCR_LLC_FLAG_RKEY_NEG);
+	m->num_tkns_left = buf[OFF_CRC_NUM];
+	n = smcr_llc_min(m->num_tkns_left, SMCR_LLC_RKEY_CONT_ENTRIES);
+	for (i = 0; i < n; i++)
+		smcr_llc_get_rtoken(buf + OFF_CRC_ENTRIES + i * RTOK_LEN,
+				    &m->others[i]);
+	return 0;
+}
+
+/**
+ * smcr_llc_delete_rkey_encode() - build a DELETE RKEY (A.3.7)
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL if @m->count exceeds
+ * SMCR_LLC_DEL_RKEY_MAX, -ENOSPC if @len is too small.
+ */
+int smcr_llc_delete_rkey_encode(const struct smcr_llc_delete_rkey *m,
+				u8 *buf, size_t len)
+{
+	u8 flags = smcr_llc_resp_flag(m->resp);
+	unsigned int i;
+	int rc;
+
+	if (m->count > SMCR_LLC_DEL_RKEY_MAX)
+		return -EINVAL;
+	if (m->negative)
+		flags |= SMCR_LLC_FLAG_RKEY_NEG;
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_DELETE_RKEY, flags);
+	if (rc)
+		return rc;
+	buf[OFF_DR_COUNT] = m->count;
+	buf[OFF_DR_MASK] = m->err_mask;
+	for (i = 0; i < m->count; i++)
+		smcr_put_be32(buf + OFF_DR_RKEYS + 4 * i, m->rkeys[i]);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_delete_rkey_decode() - parse a DELETE RKEY (A.3.7)
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Return: 0, -EBADMSG if Count exceeds SMCR_LLC_DEL_RKEY_MAX, or
+ * another negative errno as described at the top of this file.
+ */
+int smcr_llc_delete_rkey_decode(const u8 *buf, size_t len,
+				struct smcr_llc_delete_rkey *m)
+{
+	struct smcr_llc_hdr h;
+	unsigned int i;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_DELETE_RKEY, &h);
+	if (rc)
+		return rc;
+	if (buf[OFF_DR_COUNT] > SMCR_LLC_DEL_RKEY_MAX)
+		return -EBADMSG;
+	m->resp = h.resp;
+	m->negative = !!(h.flags & SMCR_LLC_FLAG_RKEY_NEG);
+	m->count = buf[OFF_DR_COUNT];
+	m->err_mask = buf[OFF_DR_MASK];
+	for (i = 0; i < m->count; i++)
+		m->rkeys[i] = smcr_get_be32(buf + OFF_DR_RKEYS + 4 * i);
+	return 0;
+}
+
+/**
+ * smcr_llc_test_link_encode() - build a TEST LINK (A.3.8)
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Return: SMCR_LLC_MSG_LEN or -ENOSPC if @len is too small.
+ */
+int smcr_llc_test_link_encode(const struct smcr_llc_test_link *m,
+			      u8 *buf, size_t len)
+{
+	int rc;
+
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_TEST_LINK,
+			    smcr_llc_resp_flag(m->resp));
+	if (rc)
+		return rc;
+	memcpy(buf + OFF_TL_DATA, m->user_data, SMCR_LLC_TEST_DATA_LEN);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_test_link_decode() - parse a TEST LINK (A.3.8)
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_test_link_decode(const u8 *buf, size_t len,
+			      struct smcr_llc_test_link *m)
+{
+	struct smcr_llc_hdr h;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_TEST_LINK, &h);
+	if (rc)
+		return rc;
+	m->resp = h.resp;
+	memcpy(m->user_data, buf + OFF_TL_DATA, SMCR_LLC_TEST_DATA_LEN);
+	return 0;
+}
+
+/**
+ * smcr_llc_encode() - build the LLC message selected by @m->type
+ * @m: message type and contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL for an unknown type or a field out
+ * of range, -ENOSPC if @len is too small.
+ */
+int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len)
+{
+	const struct smcr_llc_confirm_rkey_cont *rkey_cont =
+		&m->u.confirm_rkey_cont;
+
+	switch (m->type) {
+	case SMCR_LLC_TYPE_CONFIRM_LINK:
+		return smcr_llc_confirm_link_encode(&m->u.confirm_link,
+						    buf, len);
+	case SMCR_LLC_TYPE_ADD_LINK:
+		return smcr_llc_add_link_encode(&m->u.add_link, buf, len);
+	case SMCR_LLC_TYPE_ADD_LINK_CONT:
+		return smcr_llc_add_link_cont_encode(&m->u.add_link_cont,
+						     buf, len);
+	case SMCR_LLC_TYPE_DELETE_LINK:
+		return smcr_llc_delete_link_encode(&m->u.delete_link,
+						   buf, len);
+	case SMCR_LLC_TYPE_CONFIRM_RKEY:
+		return smcr_llc_confirm_rkey_encode(&m->u.confirm_rkey,
+						    buf, len);
+	case SMCR_LLC_TYPE_CONFIRM_RKEY_CONT:
+		return smcr_llc_confirm_rkey_cont_encode(rkey_cont, buf, len);
+	case SMCR_LLC_TYPE_DELETE_RKEY:
+		return smcr_llc_delete_rkey_encode(&m->u.delete_rkey,
+						   buf, len);
+	case SMCR_LLC_TYPE_TEST_LINK:
+		return smcr_llc_test_link_encode(&m->u.test_link, buf, len);
+	}
+	return -EINVAL;
+}
+
+/**
+ * smcr_llc_decode() - parse any RFC 7609 LLC message
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: @m->type and the matching member of @m->u are filled in; the
+ *	whole structure is zeroed first
+ *
+ * Dispatches on the type byte.  For -EPROTO the caller decides with
+ * smcr_llc_type_discardable() whether to drop the message silently or
+ * to treat it as a protocol violation (A.3).
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_decode(const u8 *buf, size_t len, struct smcr_llc_msg *m)
+{
+	struct smcr_llc_confirm_rkey_cont *rkey_cont = &m->u.confirm_rkey_cont;
+	struct smcr_llc_hdr h;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_hdr_decode(buf, len, &h);
+	if (rc)
+		return rc;
+	m->type = h.type;
+	switch (h.type) {
+	case SMCR_LLC_TYPE_CONFIRM_LINK:
+		return smcr_llc_confirm_link_decode(buf, len,
+						    &m->u.confirm_link);
+	case SMCR_LLC_TYPE_ADD_LINK:
+		return smcr_llc_add_link_decode(buf, len, &m->u.add_link);
+	case SMCR_LLC_TYPE_ADD_LINK_CONT:
+		return smcr_llc_add_link_cont_decode(buf, len,
+						     &m->u.add_link_cont);
+	case SMCR_LLC_TYPE_DELETE_LINK:
+		return smcr_llc_delete_link_decode(buf, len,
+						   &m->u.delete_link);
+	case SMCR_LLC_TYPE_CONFIRM_RKEY:
+		return smcr_llc_confirm_rkey_decode(buf, len,
+						    &m->u.confirm_rkey);
+	case SMCR_LLC_TYPE_CONFIRM_RKEY_CONT:
+		return smcr_llc_confirm_rkey_cont_decode(buf, len, rkey_cont);
+	case SMCR_LLC_TYPE_DELETE_RKEY:
+		return smcr_llc_delete_rkey_decode(buf, len,
+						   &m->u.delete_rkey);
+	case SMCR_LLC_TYPE_TEST_LINK:
+		return smcr_llc_test_link_decode(buf, len, &m->u.test_link);
+	}
+	return -EPROTO;
+}

@@ -1,0 +1,918 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for the smcr LLC wire format (net/smc/smcr_wire_llc.c).
+ *
+ * Golden byte arrays below are written by hand from the message diagrams
+ * of RFC 7609 Appendix A.3, with the offsets cross-checked against the
+ * Linux 6.1 peer (ADD LINK: two reserved bytes after the MAC; CONFIRM
+ * LINK: flags 0x03 and max links 2 as Linux sends them).
+ * Output is TAP version 13; the exit status is non-zero on any failure.
+ *
+ * With "--write-corpus DIR" the program instead writes the golden
+ * messages into DIR as seeds for the fuzzer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "smcr_wire_llc.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static int cur_fail;
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			printf("# %s:%d: check failed: %s\n",		\
+			       __FILE__, __LINE__, #cond);		\
+			cur_fail = 1;					\
+		}							\
+	} while (0)
+
+#define CHECK_EQ(a, b)							\
+	do {								\
+		long long _a = (long long)(a), _b = (long long)(b);	\
+		if (_a != _b) {						\
+			printf("# %s:%d: %s == %lld, expected %lld\n",	\
+			       __FILE__, __LINE__, #a, _a, _b);		\
+			cur_fail = 1;					\
+		}							\
+	} while (0)
+
+/* CONFIRM LINK request as the Linux server sends it */
+static const u8 golden_confirm_link[SMCR_LLC_MSG_LEN] = {
+	0x01, 0x2c, 0x00, 0x03,		/* type, length, rsvd, no eyecatcher */
+	0x02, 0x11, 0x22, 0x33, 0x44, 0x55, /* MAC */
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* GID */
+	0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
+	0x01, 0x02, 0x03,		/* QP number */
+	0x01,				/* link number */
+	0xa0, 0xb0, 0xc0, 0xd1,		/* link user id */
+	0x02,				/* max links */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+};
+
+/* ADD LINK request, Linux layout */
+static const u8 golden_add_link[SMCR_LLC_MSG_LEN] = {
+	0x02, 0x2c, 0x00, 0x00,		/* type, length, rsn 0, request */
+	0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, /* MAC */
+	0x00, 0x00,			/* reserved (Linux) */
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, /* GID */
+	0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f,
+	0xab, 0xcd, 0xef,		/* QP number */
+	0x02,				/* link number */
+	0x05,				/* MTU 4096 */
+	0x12, 0x34, 0x56,		/* initial PSN */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+};
+
+/* ADD LINK reply rejecting with "no alternate path", as Linux sends it */
+static const u8 golden_add_link_rej[SMCR_LLC_MSG_LEN] = {
+	0x02, 0x2c, 0x01, 0xc0,		/* rsn 1, reply + reject */
+	0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, /* MAC */
+	0x00, 0x00,			/* reserved (Linux) */
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, /* GID */
+	0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f,
+	0xab, 0xcd, 0xef,		/* QP number */
+	0x02,				/* link number */
+	0x05,				/* MTU 4096 */
+	0x12, 0x34, 0x56,		/* initial PSN */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+};
+
+static const u8 golden_add_link_cont[SMCR_LLC_MSG_LEN] = {
+	0x03, 0x2c, 0x00, 0x80,		/* reply */
+	0x02,				/* link number */
+	0x03,				/* three RTokens to go */
+	0x00, 0x00,			/* reserved */
+	0x11, 0x22, 0x33, 0x44,		/* pair 1: reference rkey */
+	0x55, 0x66, 0x77, 0x88,		/* new rkey */
+	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, /* new vaddr */
+	0x99, 0xaa, 0xbb, 0xcc,		/* pair 2 */
+	0xdd, 0xee, 0xff, 0x00,
+	0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80,
+	0x00, 0x00, 0x00, 0x00,		/* reserved */
+};
+
+static const u8 golden_delete_link[SMCR_LLC_MSG_LEN] = {
+	0x04, 0x2c, 0x00, 0x20,		/* orderly */
+	0x03,				/* link number */
+	0x00, 0x05, 0x00, 0x00,		/* reason: asym. no longer needed */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const u8 golden_confirm_rkey[SMCR_LLC_MSG_LEN] = {
+	0x06, 0x2c, 0x00, 0x00,		/* request */
+	0x02,				/* two other links */
+	0xc1, 0xc2, 0xc3, 0xc4,		/* rkey on this link */
+	0x00, 0x00, 0x7f, 0x12, 0x34, 0x56, 0x78, 0x00, /* vaddr */
+	0x02,				/* other 1: link number */
+	0xd1, 0xd2, 0xd3, 0xd4,
+	0x00, 0x00, 0x7f, 0x9a, 0xbc, 0xde, 0xf0, 0x00,
+	0x03,				/* other 2: link number */
+	0xe1, 0xe2, 0xe3, 0xe4,
+	0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00,
+	0x00,				/* reserved */
+};
+
+static const u8 golden_confirm_rkey_cont[SMCR_LLC_MSG_LEN] = {
+	0x08, 0x2c, 0x00, 0xa0,		/* reply, negative */
+	0x03,				/* three left */
+	0x04, 0x41, 0x42, 0x43, 0x44,	/* entry 1 */
+	0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+	0x05, 0x51, 0x52, 0x53, 0x54,	/* entry 2 */
+	0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+	0x06, 0x61, 0x62, 0x63, 0x64,	/* entry 3 */
+	0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
+};
+
+static const u8 golden_delete_rkey[SMCR_LLC_MSG_LEN] = {
+	0x09, 0x2c, 0x00, 0xa0,		/* reply, negative */
+	0x03,				/* count */
+	0x40,				/* second rkey unknown */
+	0x00, 0x00,			/* reserved */
+	0x01, 0x02, 0x03, 0x04,
+	0xf1, 0xf2, 0xf3, 0xf4,
+	0x7a, 0x7b, 0x7c, 0x7d,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+					/* rkeys 4..8 */
+	0x00, 0x00, 0x00, 0x00,		/* reserved */
+};
+
+static const u8 golden_test_link[SMCR_LLC_MSG_LEN] = {
+	0x07, 0x2c, 0x00, 0x80,		/* reply */
+	0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, /* user data */
+	0x78, 0x79, 0x7a, 0x7b, 0x7c, 0x7d, 0x7e, 0x7f,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const struct {
+	const char *name;
+	const u8 *msg;
+} goldens[] = {
+	{ "confirm_link", golden_confirm_link },
+	{ "add_link", golden_add_link },
+	{ "add_link_rej", golden_add_link_rej },
+	{ "add_link_cont", golden_add_link_cont },
+	{ "delete_link", golden_delete_link },
+	{ "confirm_rkey", golden_confirm_rkey },
+	{ "confirm_rkey_cont", golden_confirm_rkey_cont },
+	{ "delete_rkey", golden_delete_rkey },
+	{ "test_link", golden_test_link },
+};
+
+static void fill_seq(u8 *dst, size_t n, u8 first)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = (u8)(first + i);
+}
+
+/* encode @m with the dispatcher, compare with @golden, decode it back */
+static void check_golden(const struct smcr_llc_msg *m, const u8 *golden)
+{
+	struct smcr_llc_msg d;
+	u8 b[64];
+
+	memset(b, 0x5a, sizeof(b));
+	CHECK_EQ(smcr_llc_encode(m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK(!memcmp(b, golden, SMCR_LLC_MSG_LEN));
+	CHECK_EQ(b[SMCR_LLC_MSG_LEN], 0x5a);	/* nothing written past */
+	CHECK_EQ(smcr_llc_decode(golden, SMCR_LLC_MSG_LEN, &d), 0);
+	CHECK(!memcmp(&d, m, sizeof(d)));
+}
+
+static void golden_confirm_link_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_confirm_link *c = &m->u.confirm_link;
+	static const u8 gid[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11,
+				    0x22, 0xff, 0xfe, 0x33, 0x44, 0x55 };
+	static const u8 mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	static const u8 uid[4] = { 0xa0, 0xb0, 0xc0, 0xd1 };
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_CONFIRM_LINK;
+	c->no_rmbe_eyec = true;
+	memcpy(c->mac, mac, 6);
+	memcpy(c->gid, gid, 16);
+	c->qpn = 0x010203;
+	c->link_num = 1;
+	memcpy(c->link_uid, uid, 4);
+	c->max_links = SMCR_LLC_MAX_LINKS_LINUX;
+}
+
+static void golden_add_link_struct(struct smcr_llc_msg *m, bool rej)
+{
+	struct smcr_llc_add_link *a = &m->u.add_link;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_ADD_LINK;
+	if (rej) {
+		a->resp = true;
+		a->reject = true;
+		a->rej_rsn = SMCR_LLC_REJ_RSN_NO_ALT_PATH;
+	}
+	fill_seq(a->mac, 6, 0x0a);
+	fill_seq(a->gid, 16, 0x20);
+	a->qpn = 0xabcdef;
+	a->link_num = 2;
+	a->qp_mtu = 5;
+	a->psn = 0x123456;
+}
+
+static void golden_add_link_cont_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_add_link_cont *a = &m->u.add_link_cont;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_ADD_LINK_CONT;
+	a->resp = true;
+	a->link_num = 2;
+	a->num_rkeys = 3;
+	a->pairs[0].ref_rkey = 0x11223344;
+	a->pairs[0].new_rkey = 0x55667788;
+	a->pairs[0].new_vaddr = 0x0102030405060708ULL;
+	a->pairs[1].ref_rkey = 0x99aabbcc;
+	a->pairs[1].new_rkey = 0xddeeff00;
+	a->pairs[1].new_vaddr = 0x1020304050607080ULL;
+}
+
+static void golden_delete_link_struct(struct smcr_llc_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_DELETE_LINK;
+	m->u.delete_link.orderly = true;
+	m->u.delete_link.link_num = 3;
+	m->u.delete_link.reason = SMCR_LLC_DEL_NO_ASYM_NEEDED;
+}
+
+static void golden_confirm_rkey_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_confirm_rkey *r = &m->u.confirm_rkey;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_CONFIRM_RKEY;
+	r->num_tkns = 2;
+	r->rkey = 0xc1c2c3c4;
+	r->vaddr = 0x00007f1234567800ULL;
+	r->others[0].link_num = 2;
+	r->others[0].rkey = 0xd1d2d3d4;
+	r->others[0].vaddr = 0x00007f9abcdef000ULL;
+	r->others[1].link_num = 3;
+	r->others[1].rkey = 0xe1e2e3e4;
+	r->others[1].vaddr = 0x8000000000001000ULL;
+}
+
+static void golden_confirm_rkey_cont_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_confirm_rkey_cont *r = &m->u.confirm_rkey_cont;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_CONFIRM_RKEY_CONT;
+	r->resp = true;
+	r->negative = true;
+	r->num_tkns_left = 3;
+	r->others[0].link_num = 4;
+	r->others[0].rkey = 0x41424344;
+	r->others[0].vaddr = 0x0102030405060708ULL;
+	r->others[1].link_num = 5;
+	r->others[1].rkey = 0x51525354;
+	r->others[1].vaddr = 0x1112131415161718ULL;
+	r->others[2].link_num = 6;
+	r->others[2].rkey = 0x61626364;
+	r->others[2].vaddr = 0x2122232425262728ULL;
+}
+
+static void golden_delete_rkey_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_delete_rkey *r = &m->u.delete_rkey;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_DELETE_RKEY;
+	r->resp = true;
+	r->negative = true;
+	r->count = 3;
+	r->err_mask = 0x40;
+	r->rkeys[0] = 0x01020304;
+	r->rkeys[1] = 0xf1f2f3f4;
+	r->rkeys[2] = 0x7a7b7c7d;
+}
+
+static void golden_test_link_struct(struct smcr_llc_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_TEST_LINK;
+	m->u.test_link.resp = true;
+	fill_seq(m->u.test_link.user_data, 16, 0x70);
+}
+
+static void test_confirm_link_golden(void)
+{
+	struct smcr_llc_confirm_link c;
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	golden_confirm_link_struct(&m);
+	check_golden(&m, golden_confirm_link);
+	CHECK_EQ(smcr_llc_confirm_link_decode(golden_confirm_link,
+					      SMCR_LLC_MSG_LEN, &c), 0);
+	CHECK(!memcmp(&c, &m.u.confirm_link, sizeof(c)));
+	CHECK_EQ(smcr_llc_confirm_link_encode(&c, b, sizeof(b)),
+		 SMCR_LLC_MSG_LEN);
+	CHECK(!memcmp(b, golden_confirm_link, sizeof(b)));
+}
+
+static void test_add_link_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_add_link_struct(&m, false);
+	check_golden(&m, golden_add_link);
+	golden_add_link_struct(&m, true);
+	check_golden(&m, golden_add_link_rej);
+}
+
+static void test_add_link_cont_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_add_link_cont_struct(&m);
+	check_golden(&m, golden_add_link_cont);
+}
+
+static void test_delete_link_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_delete_link_struct(&m);
+	check_golden(&m, golden_delete_link);
+}
+
+static void test_confirm_rkey_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_confirm_rkey_struct(&m);
+	check_golden(&m, golden_confirm_rkey);
+}
+
+static void test_confirm_rkey_cont_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_confirm_rkey_cont_struct(&m);
+	check_golden(&m, golden_confirm_rkey_cont);
+}
+
+static void test_delete_rkey_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_delete_rkey_struct(&m);
+	check_golden(&m, golden_delete_rkey);
+}
+
+static void test_test_link_golden(void)
+{
+	struct smcr_llc_msg m;
+
+	golden_test_link_struct(&m);
+	check_golden(&m, golden_test_link);
+}
+
+/* encode, check the header, decode and compare with the input */
+static void roundtrip(const struct smcr_llc_msg *m, u8 flags)
+{
+	struct smcr_llc_hdr h;
+	struct smcr_llc_msg d;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	CHECK_EQ(smcr_llc_encode(m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+	CHECK_EQ(h.type, m->type);
+	CHECK_EQ(h.length, SMCR_LLC_MSG_LEN);
+	CHECK_EQ(h.flags, flags);
+	CHECK_EQ(h.resp, !!(flags & SMCR_LLC_FLAG_RESP));
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &d), 0);
+	CHECK(!memcmp(&d, m, sizeof(d)));
+}
+
+static void test_roundtrip_extremes(void)
+{
+	struct smcr_llc_msg m;
+	unsigned int i;
+
+	golden_confirm_link_struct(&m);
+	m.u.confirm_link.resp = true;
+	m.u.confirm_link.qpn = 0xffffff;
+	m.u.confirm_link.link_num = 0xff;
+	m.u.confirm_link.max_links = 0xff;
+	roundtrip(&m, 0x83);
+	m.u.confirm_link.no_rmbe_eyec = false;
+	m.u.confirm_link.qpn = 0;
+	roundtrip(&m, 0x80);
+
+	golden_add_link_struct(&m, true);
+	m.u.add_link.rej_rsn = 0x0f;
+	m.u.add_link.qp_mtu = 0x0f;
+	m.u.add_link.qpn = 0xffffff;
+	m.u.add_link.psn = 0xffffff;
+	m.u.add_link.link_num = 0xff;
+	roundtrip(&m, 0xc0);
+	m.u.add_link.resp = false;
+	m.u.add_link.reject = false;
+	m.u.add_link.rej_rsn = SMCR_LLC_REJ_RSN_INVALID_MTU;
+	roundtrip(&m, 0x00);
+
+	golden_add_link_cont_struct(&m);
+	m.u.add_link_cont.num_rkeys = 255;
+	m.u.add_link_cont.pairs[1].new_vaddr = ~0ULL;
+	roundtrip(&m, 0x80);
+	m.u.add_link_cont.resp = false;
+	m.u.add_link_cont.num_rkeys = 1;
+	memset(&m.u.add_link_cont.pairs[1], 0,
+	       sizeof(m.u.add_link_cont.pairs[1]));
+	roundtrip(&m, 0x00);
+	m.u.add_link_cont.num_rkeys = 0;
+	memset(&m.u.add_link_cont.pairs[0], 0,
+	       sizeof(m.u.add_link_cont.pairs[0]));
+	roundtrip(&m, 0x00);
+
+	golden_delete_link_struct(&m);
+	m.u.delete_link.resp = true;
+	m.u.delete_link.reason = 0xffffffff;
+	roundtrip(&m, 0xa0);
+	m.u.delete_link.all = true;
+	m.u.delete_link.orderly = false;
+	m.u.delete_link.link_num = 0;
+	m.u.delete_link.reason = SMCR_LLC_DEL_NOLGR;
+	roundtrip(&m, 0xc0);
+
+	golden_confirm_rkey_struct(&m);
+	m.u.confirm_rkey.resp = true;
+	m.u.confirm_rkey.negative = true;
+	m.u.confirm_rkey.retry = true;
+	m.u.confirm_rkey.num_tkns = SMCR_LLC_RKEY_TKNS_MAX;
+	m.u.confirm_rkey.vaddr = ~0ULL;
+	roundtrip(&m, 0xb0);
+	m.u.confirm_rkey.num_tkns = 0;
+	memset(m.u.confirm_rkey.others, 0, sizeof(m.u.confirm_rkey.others));
+	roundtrip(&m, 0xb0);
+
+	golden_confirm_rkey_cont_struct(&m);
+	m.u.confirm_rkey_cont.num_tkns_left = SMCR_LLC_RKEY_TKNS_MAX;
+	roundtrip(&m, 0xa0);
+	m.u.confirm_rkey_cont.resp = false;
+	m.u.confirm_rkey_cont.negative = false;
+	m.u.confirm_rkey_cont.num_tkns_left = 1;
+	memset(&m.u.confirm_rkey_cont.others[1], 0,
+	       2 * sizeof(m.u.confirm_rkey_cont.others[1]));
+	roundtrip(&m, 0x00);
+
+	golden_delete_rkey_struct(&m);
+	m.u.delete_rkey.count = SMCR_LLC_DEL_RKEY_MAX;
+	m.u.delete_rkey.err_mask = 0xff;
+	for (i = 0; i < SMCR_LLC_DEL_RKEY_MAX; i++)
+		m.u.delete_rkey.rkeys[i] = 0xfedc0000 + i;
+	roundtrip(&m, 0xa0);
+	m.u.delete_rkey.resp = false;
+	m.u.delete_rkey.negative = false;
+	m.u.delete_rkey.err_mask = 0;
+	m.u.delete_rkey.count = 1;
+	memset(&m.u.delete_rkey.rkeys[1], 0, 7 * sizeof(u32));
+	roundtrip(&m, 0x00);
+
+	golden_test_link_struct(&m);
+	memset(m.u.test_link.user_data, 0xff, 16);
+	roundtrip(&m, 0x80);
+	m.u.test_link.resp = false;
+	roundtrip(&m, 0x00);
+}
+
+static void test_hdr(void)
+{
+	struct smcr_llc_hdr h;
+	u8 b[48];
+	unsigned int t;
+
+	memcpy(b, golden_add_link_rej, SMCR_LLC_MSG_LEN);
+	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), 0);
+	CHECK_EQ(h.type, SMCR_LLC_TYPE_ADD_LINK);
+	CHECK_EQ(h.length, 44);
+	CHECK_EQ(h.rej_rsn, 1);
+	CHECK_EQ(h.flags, 0xc0);
+	CHECK(h.resp);
+	/* a larger receive buffer is fine, only 44 bytes are read */
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+
+	/* length byte */
+	b[1] = 43;
+	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), -EMSGSIZE);
+	b[1] = 45;
+	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), -EMSGSIZE);
+	b[1] = 0;
+	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), -EMSGSIZE);
+	b[1] = 0xff;
+	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), -EMSGSIZE);
+	b[1] = 44;
+
+	/* every type byte */
+	for (t = 0; t < 256; t++) {
+		b[0] = (u8)t;
+		CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h),
+			 smcr_llc_type_known((u8)t) ? 0 : -EPROTO);
+	}
+	CHECK(smcr_llc_type_known(1) && smcr_llc_type_known(4));
+	CHECK(smcr_llc_type_known(6) && smcr_llc_type_known(9));
+	CHECK(!smcr_llc_type_known(0) && !smcr_llc_type_known(5));
+	CHECK(!smcr_llc_type_known(10));
+	CHECK(!smcr_llc_type_known(SMCR_LLC_TYPE_CONFIRM_LINK_V2));
+	CHECK(!smcr_llc_type_known(SMCR_LLC_TYPE_DELETE_RKEY_V2));
+	CHECK(!smcr_llc_type_known(0xfe));
+
+	CHECK(smcr_llc_type_discardable(0x80));
+	CHECK(smcr_llc_type_discardable(0xbf));
+	CHECK(!smcr_llc_type_discardable(0x05));
+	CHECK(!smcr_llc_type_discardable(0x21));
+	CHECK(!smcr_llc_type_discardable(0xfe));
+
+	/* short buffers never get read */
+	CHECK_EQ(smcr_llc_hdr_decode(b, 0, &h), -EMSGSIZE);
+	CHECK_EQ(smcr_llc_hdr_decode(b, 4, &h), -EMSGSIZE);
+	CHECK_EQ(smcr_llc_hdr_decode(b, 43, &h), -EMSGSIZE);
+}
+
+typedef int (*decode_fn)(const u8 *buf, size_t len, void *m);
+
+/* every decoder, through a common signature */
+static int dec_cl(const u8 *b, size_t n, void *m)
+{ return smcr_llc_confirm_link_decode(b, n, m); }
+static int dec_al(const u8 *b, size_t n, void *m)
+{ return smcr_llc_add_link_decode(b, n, m); }
+static int dec_alc(const u8 *b, size_t n, void *m)
+{ return smcr_llc_add_link_cont_decode(b, n, m); }
+static int dec_dl(const u8 *b, size_t n, void *m)
+{ return smcr_llc_delete_link_decode(b, n, m); }
+static int dec_cr(const u8 *b, size_t n, void *m)
+{ return smcr_llc_confirm_rkey_decode(b, n, m); }
+static int dec_crc(const u8 *b, size_t n, void *m)
+{ return smcr_llc_confirm_rkey_cont_decode(b, n, m); }
+static int dec_dr(const u8 *b, size_t n, void *m)
+{ return smcr_llc_delete_rkey_decode(b, n, m); }
+static int dec_tl(const u8 *b, size_t n, void *m)
+{ return smcr_llc_test_link_decode(b, n, m); }
+static int dec_any(const u8 *b, size_t n, void *m)
+{ return smcr_llc_decode(b, n, m); }
+
+static const struct {
+	u8 type;
+	decode_fn fn;
+} decoders[] = {
+	{ SMCR_LLC_TYPE_CONFIRM_LINK, dec_cl },
+	{ SMCR_LLC_TYPE_ADD_LINK, dec_al },
+	{ SMCR_LLC_TYPE_ADD_LINK_CONT, dec_alc },
+	{ SMCR_LLC_TYPE_DELETE_LINK, dec_dl },
+	{ SMCR_LLC_TYPE_CONFIRM_RKEY, dec_cr },
+	{ SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, dec_crc },
+	{ SMCR_LLC_TYPE_DELETE_RKEY, dec_dr },
+	{ SMCR_LLC_TYPE_TEST_LINK, dec_tl },
+};
+
+static void test_wrong_type(void)
+{
+	struct smcr_llc_msg m;
+	unsigned int i, j;
+
+	/* every typed decoder rejects every golden of another type */
+	for (i = 0; i < ARRAY_LEN(decoders); i++)
+		for (j = 0; j < ARRAY_LEN(goldens); j++)
+			CHECK_EQ(decoders[i].fn(goldens[j].msg,
+						SMCR_LLC_MSG_LEN, &m),
+				 goldens[j].msg[0] == decoders[i].type ?
+				 0 : -EPROTO);
+}
+
+static void test_unknown_types(void)
+{
+	static const u8 types[] = { 0x00, SMCR_LLC_TYPE_REQ_ADD_LINK, 0x0a,
+		0x0f, SMCR_LLC_TYPE_CONFIRM_LINK_V2, SMCR_LLC_TYPE_ADD_LINK_V2,
+		SMCR_LLC_TYPE_DELETE_LINK_V2, SMCR_LLC_TYPE_REQ_ADD_LINK_V2,
+		SMCR_LLC_TYPE_CONFIRM_RKEY_V2, SMCR_LLC_TYPE_TEST_LINK_V2,
+		SMCR_LLC_TYPE_DELETE_RKEY_V2, 0x81, 0xfe, 0xff };
+	struct smcr_llc_msg m;
+	unsigned int i;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	memcpy(b, golden_test_link, sizeof(b));
+	for (i = 0; i < ARRAY_LEN(types); i++) {
+		b[0] = types[i];
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EPROTO);
+	}
+	/* the v2 types are the v1 types with LLC version 2 on top */
+	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_LINK_V2, 2 << SMCR_LLC_VERSION_SHIFT |
+		 SMCR_LLC_TYPE_CONFIRM_LINK);
+	CHECK_EQ(SMCR_LLC_TYPE_DELETE_RKEY_V2, 2 << SMCR_LLC_VERSION_SHIFT |
+		 SMCR_LLC_TYPE_DELETE_RKEY);
+	/* the dispatcher refuses to encode them */
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < ARRAY_LEN(types); i++) {
+		m.type = types[i];
+		CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	}
+}
+
+static void test_bad_counts(void)
+{
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+	unsigned int v;
+
+	memcpy(b, golden_confirm_rkey, sizeof(b));
+	for (v = 0; v < 256; v++) {
+		b[4] = (u8)v;
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m),
+			 v <= SMCR_LLC_RKEY_TKNS_MAX ? 0 : -EBADMSG);
+	}
+	memcpy(b, golden_confirm_rkey_cont, sizeof(b));
+	for (v = 0; v < 256; v++) {
+		b[4] = (u8)v;
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m),
+			 v <= SMCR_LLC_RKEY_TKNS_MAX ? 0 : -EBADMSG);
+	}
+	memcpy(b, golden_delete_rkey, sizeof(b));
+	for (v = 0; v < 256; v++) {
+		b[4] = (u8)v;
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m),
+			 v <= SMCR_LLC_DEL_RKEY_MAX ? 0 : -EBADMSG);
+	}
+	/* ADD LINK CONTINUATION counts remaining RTokens: all 255 legal */
+	memcpy(b, golden_add_link_cont, sizeof(b));
+	for (v = 0; v < 256; v++) {
+		b[5] = (u8)v;
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+		CHECK_EQ(m.u.add_link_cont.num_rkeys, v);
+	}
+}
+
+static void test_decode_lenient(void)
+{
+	struct smcr_llc_msg m, g;
+	u8 b[SMCR_LLC_MSG_LEN];
+	unsigned int i;
+
+	/* reserved bytes and bits are ignored */
+	memcpy(b, golden_confirm_link, sizeof(b));
+	b[2] = 0xff;
+	b[3] |= 0x7c;
+	for (i = 35; i < SMCR_LLC_MSG_LEN; i++)
+		b[i] = 0xee;
+	golden_confirm_link_struct(&g);
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK(!memcmp(&m, &g, sizeof(m)));
+
+	/* no eyecatcher needs both bits */
+	b[3] = 0x01;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK(!m.u.confirm_link.no_rmbe_eyec);
+
+	/* the two reserved ADD LINK bytes after the MAC are skipped */
+	memcpy(b, golden_add_link, sizeof(b));
+	b[10] = 0x99;
+	b[11] = 0x98;
+	b[32] |= 0xf0;			/* reserved MTU nibble */
+	golden_add_link_struct(&g, false);
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK(!memcmp(&m, &g, sizeof(m)));
+
+	/* entries beyond the count are not reported */
+	memcpy(b, golden_add_link_cont, sizeof(b));
+	b[5] = 1;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK_EQ(m.u.add_link_cont.pairs[0].ref_rkey, 0x11223344);
+	CHECK_EQ(m.u.add_link_cont.pairs[1].ref_rkey, 0);
+	CHECK_EQ(m.u.add_link_cont.pairs[1].new_vaddr, 0);
+
+	memcpy(b, golden_confirm_rkey, sizeof(b));
+	b[4] = 1;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK_EQ(m.u.confirm_rkey.others[0].link_num, 2);
+	CHECK_EQ(m.u.confirm_rkey.others[1].link_num, 0);
+	CHECK_EQ(m.u.confirm_rkey.others[1].rkey, 0);
+
+	memcpy(b, golden_delete_rkey, sizeof(b));
+	b[4] = 2;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK_EQ(m.u.delete_rkey.rkeys[1], 0xf1f2f3f4);
+	CHECK_EQ(m.u.delete_rkey.rkeys[2], 0);
+
+	/* DELETE LINK with the A flag: link number has no meaning */
+	memcpy(b, golden_delete_link, sizeof(b));
+	b[3] = SMCR_LLC_FLAG_DEL_LINK_ALL | SMCR_LLC_FLAG_RESP;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK(m.u.delete_link.all);
+	CHECK(m.u.delete_link.resp);
+	CHECK(!m.u.delete_link.orderly);
+	CHECK_EQ(m.u.delete_link.link_num, 0);
+	CHECK_EQ(m.u.delete_link.reason, SMCR_LLC_DEL_NO_ASYM_NEEDED);
+}
+
+static void test_encode_invalid(void)
+{
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	golden_confirm_link_struct(&m);
+	m.u.confirm_link.qpn = 0x1000000;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+
+	golden_add_link_struct(&m, false);
+	m.u.add_link.qpn = 0x1000000;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	golden_add_link_struct(&m, false);
+	m.u.add_link.psn = 0x1000000;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	golden_add_link_struct(&m, false);
+	m.u.add_link.rej_rsn = 0x10;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	golden_add_link_struct(&m, false);
+	m.u.add_link.qp_mtu = 0x10;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+
+	golden_delete_link_struct(&m);
+	m.u.delete_link.all = true;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+
+	golden_confirm_rkey_struct(&m);
+	m.u.confirm_rkey.num_tkns = SMCR_LLC_RKEY_TKNS_MAX + 1;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+
+	golden_confirm_rkey_cont_struct(&m);
+	m.u.confirm_rkey_cont.num_tkns_left = 0xff;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+
+	golden_delete_rkey_struct(&m);
+	m.u.delete_rkey.count = SMCR_LLC_DEL_RKEY_MAX + 1;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+}
+
+/* every golden, every encoder: a buffer one byte short is refused */
+static void test_encode_short(void)
+{
+	void (*const build[])(struct smcr_llc_msg *m) = {
+		golden_confirm_link_struct, golden_add_link_cont_struct,
+		golden_delete_link_struct, golden_confirm_rkey_struct,
+		golden_confirm_rkey_cont_struct, golden_delete_rkey_struct,
+		golden_test_link_struct,
+	};
+	struct smcr_llc_msg m;
+	unsigned int i;
+	size_t n;
+	u8 *b;
+
+	for (i = 0; i <= ARRAY_LEN(build); i++) {
+		if (i < ARRAY_LEN(build))
+			build[i](&m);
+		else
+			golden_add_link_struct(&m, true);
+		for (n = 0; n < SMCR_LLC_MSG_LEN; n++) {
+			b = malloc(n ? n : 1);
+			if (!b)
+				abort();
+			CHECK_EQ(smcr_llc_encode(&m, b, n), -ENOSPC);
+			free(b);
+		}
+	}
+}
+
+/* every golden cut short at every length, in an exact-size buffer */
+static void test_truncation(void)
+{
+	struct smcr_llc_msg m;
+	unsigned int i, j;
+	size_t n;
+	u8 *b;
+
+	for (i = 0; i < ARRAY_LEN(goldens); i++) {
+		for (n = 0; n < SMCR_LLC_MSG_LEN; n++) {
+			b = malloc(n ? n : 1);
+			if (!b)
+				abort();
+			memcpy(b, goldens[i].msg, n);
+			CHECK_EQ(dec_any(b, n, &m), -EMSGSIZE);
+			for (j = 0; j < ARRAY_LEN(decoders); j++)
+				CHECK_EQ(decoders[j].fn(b, n, &m), -EMSGSIZE);
+			free(b);
+		}
+	}
+}
+
+static void test_constants(void)
+{
+	CHECK_EQ(SMCR_LLC_MSG_LEN, 44);
+	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_LINK, 1);
+	CHECK_EQ(SMCR_LLC_TYPE_ADD_LINK, 2);
+	CHECK_EQ(SMCR_LLC_TYPE_ADD_LINK_CONT, 3);
+	CHECK_EQ(SMCR_LLC_TYPE_DELETE_LINK, 4);
+	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_RKEY, 6);
+	CHECK_EQ(SMCR_LLC_TYPE_TEST_LINK, 7);
+	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, 8);
+	CHECK_EQ(SMCR_LLC_TYPE_DELETE_RKEY, 9);
+	CHECK_EQ(SMCR_LLC_DEL_LOST_PATH, 0x00010000);
+	CHECK_EQ(SMCR_LLC_DEL_OP_INIT_TERM, 0x00020000);
+	CHECK_EQ(SMCR_LLC_DEL_PROG_INIT_TERM, 0x00030000);
+	CHECK_EQ(SMCR_LLC_DEL_PROT_VIOL, 0x00040000);
+	CHECK_EQ(SMCR_LLC_DEL_NO_ASYM_NEEDED, 0x00050000);
+	CHECK_EQ(SMCR_LLC_DEL_NOLNK, 0x00100000);
+	CHECK_EQ(SMCR_LLC_DEL_NOLGR, 0x00200000);
+	/* largest count field times entry size still fits the message */
+	CHECK(4 + 4 + SMCR_LLC_ADD_CONT_PAIRS * 16 <= SMCR_LLC_MSG_LEN);
+	CHECK(4 + 13 + SMCR_LLC_RKEY_OTHERS * 13 <= SMCR_LLC_MSG_LEN);
+	CHECK(4 + 1 + SMCR_LLC_RKEY_CONT_ENTRIES * 13 <= SMCR_LLC_MSG_LEN);
+	CHECK(4 + 4 + SMCR_LLC_DEL_RKEY_MAX * 4 <= SMCR_LLC_MSG_LEN);
+}
+
+struct test {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct test tests[] = {
+	{ "confirm_link_golden", test_confirm_link_golden },
+	{ "add_link_golden", test_add_link_golden },
+	{ "add_link_cont_golden", test_add_link_cont_golden },
+	{ "delete_link_golden", test_delete_link_golden },
+	{ "confirm_rkey_golden", test_confirm_rkey_golden },
+	{ "confirm_rkey_cont_golden", test_confirm_rkey_cont_golden },
+	{ "delete_rkey_golden", test_delete_rkey_golden },
+	{ "test_link_golden", test_test_link_golden },
+	{ "roundtrip_extremes", test_roundtrip_extremes },
+	{ "hdr", test_hdr },
+	{ "wrong_type", test_wrong_type },
+	{ "unknown_types", test_unknown_types },
+	{ "bad_counts", test_bad_counts },
+	{ "decode_lenient", test_decode_lenient },
+	{ "encode_invalid", test_encode_invalid },
+	{ "encode_short", test_encode_short },
+	{ "truncation", test_truncation },
+	{ "constants", test_constants },
+};
+
+static int write_file(const char *dir, const char *name, const u8 *b,
+		      size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	if (fwrite(b, 1, n, f) != n) {
+		perror(path);
+		fclose(f);
+		return 1;
+	}
+	return fclose(f) ? 1 : 0;
+}
+
+static int write_corpus(const char *dir)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < ARRAY_LEN(goldens); i++)
+		rc |= write_file(dir, goldens[i].name, goldens[i].msg,
+				 SMCR_LLC_MSG_LEN);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+	int failed = 0;
+
+	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
+		return write_corpus(argv[2]);
+
+	printf("TAP version 13\n");
+	printf("1..%zu\n", ARRAY_LEN(tests));
+	for (i = 0; i < ARRAY_LEN(tests); i++) {
+		cur_fail = 0;
+		tests[i].fn();
+		printf("%sok %u - %s\n", cur_fail ? "not " : "", i + 1,
+		       tests[i].name);
+		failed += cur_fail;
+	}
+	if (failed)
+		printf("# %d test(s) failed\n", failed);
+	return failed ? 1 : 0;
+}
