@@ -382,8 +382,13 @@ static ssize_t smcr_splice_read(struct socket *sock, loff_t *ppos,
 				unsigned int flags)
 {
 	struct smcr_sock *smc = smcr_sk(sock->sk);
-	struct socket *tcp = smcr_data_sock(smc);
+	struct socket *tcp;
 
+	/* over SMC-R, splice reads through recvmsg like any file */
+	if (smcr_is_rdma(smc))
+		return generic_file_splice_read(sock->file, ppos, pipe, len,
+						flags);
+	tcp = smcr_data_sock(smc);
 	if (!tcp)
 		return -ENOTCONN;
 	return tcp->ops->splice_read(tcp, ppos, pipe, len, flags);

@@ -32,9 +32,6 @@ static bool smcr_system_id_mac;
 
 static struct ib_client smcr_ib_client;
 
-/* Entries of each device's send and receive completion queue */
-#define SMCR_CQ_ENTRIES		4096
-
 /**
  * smcr_ib_system_id() - the peer ID of this host
  * @id: SMCR_CLC_PEER_ID_LEN bytes to fill
@@ -157,10 +154,6 @@ void smcr_ib_put_port(struct smcr_ib_port *port)
 
 static void smcr_ib_free_dev(struct smcr_ibdev *dev)
 {
-	if (dev->recv_cq)
-		ib_free_cq(dev->recv_cq);
-	if (dev->send_cq)
-		ib_free_cq(dev->send_cq);
 	if (dev->pd)
 		ib_dealloc_pd(dev->pd);
 	kfree(dev);
@@ -184,21 +177,6 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	dev->pd = ib_alloc_pd(ibdev, 0);
 	if (IS_ERR(dev->pd)) {
 		dev->pd = NULL;
-		goto err;
-	}
-	/* Completions are handled in softirq: IB_POLL_SOFTIRQ arms the CQs
-	 * with IB_CQ_NEXT_COMP, which rxe handles (it mishandles SOLICITED)
-	 */
-	dev->send_cq = ib_alloc_cq_any(ibdev, dev, SMCR_CQ_ENTRIES,
-				       IB_POLL_SOFTIRQ);
-	if (IS_ERR(dev->send_cq)) {
-		dev->send_cq = NULL;
-		goto err;
-	}
-	dev->recv_cq = ib_alloc_cq_any(ibdev, dev, SMCR_CQ_ENTRIES,
-				       IB_POLL_SOFTIRQ);
-	if (IS_ERR(dev->recv_cq)) {
-		dev->recv_cq = NULL;
 		goto err;
 	}
 	mutex_lock(&smcr_ib_lock);

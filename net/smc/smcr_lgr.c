@@ -79,8 +79,10 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	lgr->terminating = true;
 	spin_unlock_bh(&lgr->lock);
 	trace_smcr_lgr(lgr, "unlisted");
-	if (smcr_lgr_unlist(lgr))
+	if (smcr_lgr_unlist(lgr)) {
+		smcr_llc_delete_link(&lgr->link);
 		smcr_lgr_put(lgr);
+	}
 out:
 	/* the reference taken when the work was queued */
 	smcr_lgr_put(lgr);

@@ -31,16 +31,12 @@
  * @list: link in the device list of smcr_ib.c
  * @ibdev: the device, valid until our remove callback returns
  * @pd: protection domain of every link and buffer on it
- * @send_cq: completion queue of all send queues on the device
- * @recv_cq: completion queue of all receive queues on the device
  * @links: number of links using the device (smcr_ib_lock)
  */
 struct smcr_ibdev {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
-	struct ib_cq		*send_cq;
-	struct ib_cq		*recv_cq;
 	int			links;
 };
 
@@ -93,6 +89,9 @@ struct smcr_wr_tx {
  * @lgr: the link group it belongs to
  * @port: local end
  * @qp: the queue pair
+ * @send_cq: completion queue of @qp's sends; each link has its own, so
+ *	tearing one link down never touches another's completions
+ * @recv_cq: completion queue of @qp's receives
  * @psn: our initial packet sequence number
  * @peer_qpn: peer's QP number (CLC Accept/Confirm)
  * @peer_psn: peer's initial PSN
@@ -127,6 +126,8 @@ struct smcr_link {
 	struct smcr_lgr		*lgr;
 	struct smcr_ib_port	port;
 	struct ib_qp		*qp;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
 	u32			psn;
 	u32			peer_qpn;
 	u32			peer_psn;

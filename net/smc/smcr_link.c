@@ -342,6 +342,40 @@ err:
 	return -ENOMEM;
 }
 
+static void smcr_link_free_cqs(struct smcr_link *link)
+{
+	if (link->recv_cq)
+		ib_free_cq(link->recv_cq);
+	if (link->send_cq)
+		ib_free_cq(link->send_cq);
+	link->recv_cq = NULL;
+	link->send_cq = NULL;
+}
+
+/* Completions are handled in softirq: IB_POLL_SOFTIRQ arms the CQs with
+ * IB_CQ_NEXT_COMP, which rxe handles (it mishandles IB_CQ_SOLICITED_MASK)
+ */
+static int smcr_link_alloc_cqs(struct smcr_link *link)
+{
+	struct ib_device *ibdev = link->port.dev->ibdev;
+
+	/* every send WR may complete, if only by a flush */
+	link->send_cq = ib_alloc_cq_any(ibdev, link, SMCR_WR_TX_SLOTS * 3 + 2,
+					IB_POLL_SOFTIRQ);
+	if (IS_ERR(link->send_cq)) {
+		link->send_cq = NULL;
+		return -ENOMEM;
+	}
+	link->recv_cq = ib_alloc_cq_any(ibdev, link, SMCR_WR_RX_SLOTS,
+					IB_POLL_SOFTIRQ);
+	if (IS_ERR(link->recv_cq)) {
+		link->recv_cq = NULL;
+		smcr_link_free_cqs(link);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * smcr_link_init() - create a link's QP and rings, and post receives
  * @link: link with @port set, embedded in its group
@@ -357,8 +391,6 @@ int smcr_link_init(struct smcr_link *link)
 	struct ib_qp_init_attr qattr = {
 		.event_handler = smcr_qp_event,
 		.qp_context = link,
-		.send_cq = dev->send_cq,
-		.recv_cq = dev->recv_cq,
 		.cap = {
 			/* per slot: a message and up to two writes */
 			.max_send_wr = SMCR_WR_TX_SLOTS * 3 + 2,
@@ -389,6 +421,11 @@ int smcr_link_init(struct smcr_link *link)
 	rc = smcr_link_alloc_rings(link);
 	if (rc)
 		return rc;
+	rc = smcr_link_alloc_cqs(link);
+	if (rc)
+		goto err_rings;
+	qattr.send_cq = link->send_cq;
+	qattr.recv_cq = link->recv_cq;
 	link->qp = ib_create_qp(dev->pd, &qattr);
 	if (IS_ERR(link->qp)) {
 		rc = PTR_ERR(link->qp);
@@ -411,6 +448,7 @@ err_qp:
 	ib_destroy_qp(link->qp);
 	link->qp = NULL;
 err_rings:
+	smcr_link_free_cqs(link);
 	smcr_link_free_rings(link);
 	return rc;
 }
@@ -447,5 +485,6 @@ void smcr_link_clear(struct smcr_link *link)
 		ib_destroy_qp(link->qp);
 		link->qp = NULL;
 	}
+	smcr_link_free_cqs(link);
 	smcr_link_free_rings(link);
 }

@@ -236,3 +236,26 @@ int smcr_llc_confirm_link_client(struct smcr_link *link,
 		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
 	return rc;
 }
+
+/**
+ * smcr_llc_delete_link() - tell the peer an idle group's link goes away
+ * @link: the group's only link, still active
+ *
+ * §3.5.5.4: an orderly DELETE LINK of all links ends the group on both
+ * sides; the peer answers, but nothing waits for that.
+ */
+void smcr_llc_delete_link(struct smcr_link *link)
+{
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_DELETE_LINK };
+
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+		return;
+	m.u.delete_link.all = true;
+	m.u.delete_link.orderly = true;
+	m.u.delete_link.reason = SMCR_LLC_DEL_PROG_INIT_TERM;
+	if (smcr_llc_send(link, &m))
+		return;
+	/* on the wire before the QP goes to error and flushes it */
+	wait_event_timeout(link->tx_wait, !READ_ONCE(link->tx_busy),
+			   SMCR_LLC_WAIT);
+}

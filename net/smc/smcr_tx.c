@@ -114,6 +114,9 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 	long timeo;
 	int rc = 0;
 
+	/* urgent data (§4.7.5) is not carried over SMC-R yet */
+	if (msg->msg_flags & MSG_OOB)
+		return -EOPNOTSUPP;
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
 		u32 space, n, i, nwr = 0;
