@@ -41,15 +41,17 @@ else
 fi
 
 banner "what the module saw (tracepoints smcr:*)"
-grep -v '^#' $TRACE/trace | sed -E 's/^ *//' | head -n 40
-banner "fallback reasons (RFC 7609 App. C decline codes)"
+grep -v '^#' $TRACE/trace | sed -E 's/^ *//' | cut -c1-160 | head -n 40
+banner "SMC-R or TCP? (fallbacks listed with RFC 7609 App. C reasons)"
+echo "connections over SMC-R: $(grep -c 'state=1 \(connected\|accepted\)' $TRACE/trace)"
+echo "fallbacks to TCP:       $(grep -c 'smcr_fallback' $TRACE/trace)"
 grep -o 'fallback reason=0x[0-9a-f]* peer_diagnosis=0x[0-9a-f]*' $TRACE/trace |
 	sort | uniq -c
-cat <<'TXT'
-  0x03030002 = no SMC-R device  0x05000000 = peer declined
-  (this version has no RDMA data path yet: every SMC handshake ends in a
-   decline and the connection goes on over its TCP socket, no byte lost)
-TXT
+banner "where the bytes went"
+echo "TCP segments sent:        $(nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }')"
+echo "RoCE packets sent (rxe0): $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts)"
+banner "queue pairs"
+rdma resource show qp | grep 'type RC' || echo "(none left)"
 banner "/proc/net/protocols"
 grep -E '^(protocol|SMCR)' /proc/net/protocols | cut -c1-40
 banner "RDMA device"

@@ -195,10 +195,13 @@ static int make_pair(struct _test_data_api *self,
 		     int *cfd, int *sfd)
 {
 	*cfd = connect_to(v, &self->addr, self->alen);
-	if (*cfd < 0)
+	if (*cfd < 0) {
+		fprintf(stderr, "# connect: %s\n", strerror(errno));
 		return -1;
+	}
 	*sfd = accept_to(self->lfd, IO_TIMEOUT_MS);
 	if (*sfd < 0) {
+		fprintf(stderr, "# accept: %s\n", strerror(errno));
 		close(*cfd);
 		return -1;
 	}
@@ -207,17 +210,12 @@ static int make_pair(struct _test_data_api *self,
 	return 0;
 }
 
-#define PAIR(cfd, sfd) do { \
-	ASSERT_EQ(0, make_pair(self, variant, &(cfd), &(sfd))) \
-		TH_LOG("connect/accept: %s", strerror(errno)); \
-} while (0)
-
 TEST_F(api, connect_accept_data)
 {
 	char buf[64];
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, write_all(c, "ping from client", 16));
 	ASSERT_EQ(0, read_full(s, buf, 16));
 	ASSERT_EQ(0, memcmp(buf, "ping from client", 16));
@@ -374,7 +372,7 @@ TEST_F(api, epoll_connection)
 	int ep, c, s;
 	char b;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ep = epoll_create1(0);
 	ASSERT_LE(0, ep);
 	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, c, &ev));
@@ -409,7 +407,7 @@ TEST_F(api, shutdown_wr)
 	char buf[16];
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, write_all(c, "abc", 3));
 	ASSERT_EQ(0, shutdown(c, SHUT_WR));
 	ASSERT_EQ(0, read_full(s, buf, 3));
@@ -432,7 +430,7 @@ TEST_F(api, shutdown_rd)
 	char buf[16];
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, shutdown(c, SHUT_RD));
 	/* reading after SHUT_RD: immediate EOF, even non-blocking */
 	ASSERT_EQ(0, recv(c, buf, sizeof(buf), MSG_DONTWAIT));
@@ -450,7 +448,7 @@ TEST_F(api, shutdown_rdwr)
 	char buf[16];
 	int c, s, u;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, shutdown(c, SHUT_RDWR));
 	ASSERT_EQ(0, recv(s, buf, sizeof(buf), 0));
 	ASSERT_EQ(0, recv(c, buf, sizeof(buf), 0));
@@ -475,7 +473,7 @@ TEST_F(api, msg_peek_dontwait)
 	char buf[32];
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	/* idle: MSG_DONTWAIT gives EAGAIN on a blocking socket */
 	ASSERT_EQ(-1, recv(c, buf, sizeof(buf), MSG_DONTWAIT));
 	ASSERT_EQ(EAGAIN, errno);
@@ -524,7 +522,7 @@ TEST_F(api, msg_waitall)
 	pthread_t th;
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	cs.fd = s;
 	ASSERT_EQ(0, pthread_create(&th, NULL, chunk_sender_fn, &cs));
 	ASSERT_EQ(4000, recv(c, buf, sizeof(buf), MSG_WAITALL));
@@ -557,7 +555,7 @@ TEST_F(api, sendmsg_recvmsg_iov)
 	struct msghdr m = { .msg_iov = siov, .msg_iovlen = 3 };
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	smc_pat_fill(3, 0, big, sizeof(big));
 	memcpy(exp, "abcdefg", 7);
 	memcpy(exp + 7, big, sizeof(big));
@@ -592,7 +590,7 @@ TEST_F(api, sockname_peername)
 	socklen_t la, lb;
 	int c, s, u;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	la = sizeof(a);
 	lb = sizeof(b);
 	ASSERT_EQ(0, getsockname(c, (struct sockaddr *)&a, &la));
@@ -673,7 +671,7 @@ TEST_F(api, rcvtimeo)
 	int c, s;
 	char b;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
 	ASSERT_EQ(0, getsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &rb, &len));
 	ASSERT_EQ(0, rb.tv_sec);
@@ -702,7 +700,7 @@ TEST_F(api, sndtimeo)
 	ssize_t n;
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
 	ASSERT_EQ(0, getsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &rb, &len));
 	ASSERT_EQ(0, rb.tv_sec);
@@ -772,7 +770,7 @@ TEST_F(api, tcp_sockopts)
 	close(s);
 
 	/* on a connected pair, both ends */
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, getint(c, SOL_TCP, TCP_NODELAY));
 	ASSERT_EQ(0, setint(c, SOL_TCP, TCP_NODELAY, 1));
 	ASSERT_EQ(1, getint(c, SOL_TCP, TCP_NODELAY));
@@ -1128,7 +1126,7 @@ TEST_F_TIMEOUT(api, bulk_64m_both_ways, 240)
 
 	env = getenv("SMC_API_BULK_MB");
 	bytes = (size_t)(env ? atoi(env) : 64) << 20;
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	set_io_timeout(c, 60000);
 	set_io_timeout(s, 60000);
 	memset(&cs, 0, sizeof(cs));
@@ -1198,7 +1196,7 @@ TEST_F(api, small_messages)
 	size_t i, n;
 	int c, s;
 
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	out = malloc(65536);
 	in = malloc(65536);
 	ASSERT_NE(NULL, out);
@@ -1237,7 +1235,7 @@ TEST_F(api, close_unread)
 	int c, s;
 
 	/* client closes with unread data from the server */
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, write_all(s, buf, sizeof(buf)));
 	usleep(100000);
 	t0 = smc_now_ms();
@@ -1251,7 +1249,7 @@ TEST_F(api, close_unread)
 	close(s);
 
 	/* server closes with unread data from the client */
-	PAIR(c, s);
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 	ASSERT_EQ(0, write_all(c, buf, sizeof(buf)));
 	usleep(100000);
 	t0 = smc_now_ms();
@@ -1310,7 +1308,7 @@ TEST_F(api, connect_close_cycles)
 	smc0 = smc_proto_sockets();
 	ASSERT_LE(0, inuse0);
 	for (i = 0; i < CYCLES; i++) {
-		PAIR(c, s);
+		ASSERT_EQ(0, make_pair(self, variant, &c, &s));
 		b = i;
 		ASSERT_EQ(1, send(c, &b, 1, 0));
 		ASSERT_EQ(1, recv(s, &b, 1, 0));

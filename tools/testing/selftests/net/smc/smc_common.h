@@ -37,9 +37,6 @@
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
-#ifndef __printf
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
-#endif
 
 /* splitmix64 finalizer: a good 64 bit mixer, cheap under TCG */
 static inline uint64_t smc_mix64(uint64_t x)

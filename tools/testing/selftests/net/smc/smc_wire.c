@@ -99,9 +99,6 @@ static int failures;
 static char tag[96];
 
 static void ok(bool cond, const char *fmt, ...)
-	__printf(2, 3);
-
-static void ok(bool cond, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -113,8 +110,6 @@ static void ok(bool cond, const char *fmt, ...)
 	if (!cond)
 		failures++;
 }
-
-static void diag(const char *fmt, ...) __printf(1, 2);
 
 static void diag(const char *fmt, ...)
 {

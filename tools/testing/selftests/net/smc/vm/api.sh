@@ -1,5 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # functions run through tap_check
+# guests: a b
+# timeout: 300
 # Group "api": one run-pair invocation, the same script in both guests
 # (it switches on $SMCR_ROLE):
 #   scripts/vm/run-pair -n api -t 300 \
@@ -43,8 +46,8 @@ guest_a() {
 		"$BIN/smc_wire" --mode tcp-server $v6
 		"$BIN/smc_wire" --mode tcp-client $v6
 	done
-	tap_check "smcr sockets back to 0 after the tests" \
-		bash -c '[[ $(awk '\''$1 == "SMCR" { print $3 }'\'' /proc/net/protocols) == 0 ]]'
+	tap_check "smcr sockets back to 0 after the tests (now $(smcr_sockets))" \
+		test "$(smcr_sockets)" = 0
 	tap_check "rmmod smcr after the tests" rmmod smcr
 	tap_check "no kernel warning (guest a)" dmesg_clean
 }

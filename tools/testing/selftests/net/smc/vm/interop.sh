@@ -1,5 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # functions run through tap_check
+# guests: a b
+# timeout: 600
 # Group "interop": one run-pair invocation, the same script in both guests
 # (it switches on $SMCR_ROLE); guest a is the client side, b the server:
 #   scripts/vm/run-pair -n interop -t 600 \
@@ -72,6 +75,8 @@ guest_b() {
 	barrier p2-done 300
 	reap_servers
 	# phase 3: our server, our client; echo servers for smc_wire first
+	# this phase checks the Proposal/Decline exchange: our server declines
+	echo 0 >/sys/module/smcr/parameters/rdma
 	start_server 7301 --family smc --echo --count 1
 	start_server 7302 --family smc --ipv6 --echo --count 1
 	start_server 7303 --family smc --bytes "$BYTES"
@@ -79,6 +84,7 @@ guest_b() {
 	barrier p3-ready 120
 	barrier p3-done 300
 	reap_servers
+	echo 1 >/sys/module/smcr/parameters/rdma
 	tap_check "no kernel warning with our module (b)" dmesg_clean
 	# phase 4: Linux's smc.ko
 	tap_check "rmmod smcr (b)" rmmod smcr

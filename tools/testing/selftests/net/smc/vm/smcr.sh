@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guests: a b
+# timeout: 420
+#
+# Group "smcr": SMC-R between two instances of our module (RFC 7609 §3.5,
+# §4), one per guest, over soft-RoCE. Guest b serves, guest a connects.
+#   bulk    256 MiB each way, SHA-256 compared, and proof that RDMA carried
+#           it: TCP moved only a handful of segments (the CLC handshake)
+#           while the rxe port counters rose by the data's packets
+#   reuse   later connections join the link group: one RC QP in all
+#   ipv6    SMC-R over an IPv6 TCP connection
+#   sizes   transfers from 1 byte up
+#   abort   the client is killed mid-transfer: the server sees the end,
+#           nothing hangs
+#   unload  rmmod works afterwards; no kernel warning
+set -uo pipefail
+# shellcheck source=scripts/vm/guest-lib.sh
+source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+
+BIN=$SMCR_REPO/build/selftests
+KO=$SMCR_REPO/net/smc/smcr.ko
+TRACE=/sys/kernel/tracing
+HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
+
+tcp_segs() { nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }'; }
+rxe_pkts() { cat $HW/sent_pkts; }
+rc_qps() { rdma resource show qp | grep -c 'type RC'; }
+lgr_created() { grep -c 'smcr_lgr: .* created' $TRACE/trace; }
+dmesg_clean() {
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
+}
+
+peer() { "$BIN/smc_peer" "$@"; }
+
+setup() {
+	tap_check "insmod smcr.ko ($SMCR_ROLE)" insmod "$KO" || exit 0
+	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
+	echo 1 >$TRACE/events/smcr/enable
+}
+
+# bulk: one connection, 256 MiB each way
+bulk() {
+	local segs0 pkts0 segs pkts
+	segs0=$(tcp_segs)
+	pkts0=$(rxe_pkts)
+	if [[ $SMCR_ROLE == b ]]; then
+		peer server --family smc --port 7500 --bytes 256M --timeout 300 &
+		wait_listen 7500
+		barrier bulk 60
+		wait $! || tap_fail "bulk server exit status"
+	else
+		barrier bulk 60
+		peer client --family smc --host "$SMCR_PEER_IP" --port 7500 \
+			--bytes 256M --timeout 300
+	fi
+	segs=$(($(tcp_segs) - segs0))
+	pkts=$(($(rxe_pkts) - pkts0))
+	echo "# bulk ($SMCR_ROLE): $segs TCP segments, $pkts RoCE packets sent"
+	# 256 MiB in 1 KiB RoCE MTU packets: 262144 at least
+	((pkts >= 262144)) && tap_ok "bulk: the data went as RoCE packets ($pkts)" ||
+		tap_fail "bulk: the data went as RoCE packets ($pkts)"
+	# SYN/ACKs, CLC messages, FIN: far below one segment per 64 KiB
+	((segs < 100)) && tap_ok "bulk: TCP carried only the handshake ($segs segments)" ||
+		tap_fail "bulk: TCP carried only the handshake ($segs segments)"
+}
+
+# reuse: five more connections to the same peer, one link group, one QP
+reuse() {
+	if [[ $SMCR_ROLE == b ]]; then
+		peer server --family smc --port 7501 --bytes 1M --count 5 --timeout 120 &
+		wait_listen 7501
+		barrier reuse 60
+		wait $! || tap_fail "reuse server exit status"
+	else
+		barrier reuse 60
+		peer client --family smc --host "$SMCR_PEER_IP" --port 7501 \
+			--bytes 1M --count 5 --timeout 120
+	fi
+	tap_check "reuse: one link group for all connections ($SMCR_ROLE)" \
+		test "$(lgr_created)" -eq 1
+	tap_check "reuse: one RC queue pair ($SMCR_ROLE)" test "$(rc_qps)" -eq 1
+}
+
+ipv6() {
+	if [[ $SMCR_ROLE == b ]]; then
+		peer server --family smc --ipv6 --port 7502 --bytes 16M --timeout 120 &
+		wait_listen 7502
+		barrier ipv6 60
+		wait $! || tap_fail "ipv6 server exit status"
+	else
+		barrier ipv6 60
+		peer client --family smc --host "$SMCR_PEER_IP6" --port 7502 \
+			--bytes 16M --timeout 120
+	fi
+}
+
+sizes() {
+	local n port=7510
+	for n in 1 2 1023 4096 65535 65536 65537 1M 3M; do
+		if [[ $SMCR_ROLE == b ]]; then
+			peer server --family smc --port $port --bytes $n --timeout 60 &
+			wait_listen $port
+			barrier "size$n" 60
+			wait $! || tap_fail "sizes: server $n exit status"
+		else
+			barrier "size$n" 60
+			peer client --family smc --host "$SMCR_PEER_IP" --port $port \
+				--bytes $n --timeout 60
+		fi
+		port=$((port + 1))
+	done
+}
+
+# abort: kill -9 the client mid-transfer; the server must end, not hang
+abort() {
+	local pid
+	if [[ $SMCR_ROLE == b ]]; then
+		"$BIN/smc_peer" server --family smc --port 7530 --bytes 512M \
+			--timeout 60 >/tmp/abort.log 2>&1 &
+		pid=$!
+		wait_listen 7530
+		barrier abort 60
+		if timeout 90 tail --pid=$pid -f /dev/null; then
+			tap_ok "abort: the server saw the peer go and ended"
+		else
+			tap_fail "abort: the server saw the peer go and ended"
+			for t in /proc/$pid/task/*; do
+				echo "# task $t:"
+				sed 's/^/#   /' "$t/stack"
+			done
+			sed 's/^/# /' /tmp/abort.log
+			grep -v '^#' $TRACE/trace | tail -n 30 | sed 's/^/# /'
+			dmesg | tail -n 20 | sed 's/^/# dmesg: /'
+			kill -9 $pid
+		fi
+		wait $pid
+	else
+		barrier abort 60
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+			--port 7530 --bytes 512M --timeout 60 >/dev/null 2>&1 &
+		pid=$!
+		sleep 4
+		kill -9 $pid
+		wait $pid
+		tap_ok "abort: client killed mid-transfer"
+		sleep 5
+		dmesg | tail -n 10 | sed 's/^/# dmesg: /'
+		grep -v '^#' $TRACE/trace | tail -n 20 | sed 's/^/# /' 
+	fi
+}
+
+finish() {
+	barrier finish 120
+	# closed connections wait for their peer; give them a moment
+	sleep 2
+	tap_check "rmmod smcr ($SMCR_ROLE)" rmmod smcr
+	tap_check "no kernel warning ($SMCR_ROLE)" dmesg_clean
+}
+
+setup
+bulk
+reuse
+ipv6
+sizes
+abort
+finish
+exit 0
