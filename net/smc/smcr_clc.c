@@ -380,6 +380,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	if (rc) {
 		smcr_clc_undo(smc);
 		rc = rc > 0 ? -EPROTO : rc;
+	} else {
+		trace_smcr_conn(smc, acc->first_contact);
 	}
 out:
 	mutex_unlock(&smcr_lgr_client_lock);
@@ -603,8 +605,10 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	} else if (conf.qpn != link->peer_qpn) {
 		rc = -EPROTO;
 	}
-	if (!rc)
+	if (!rc) {
+		trace_smcr_conn(smc, fc);
 		goto out;
+	}
 undo:
 	smcr_clc_undo(smc);
 	if (rc < 0 && rc != -EPROTO)

@@ -13,6 +13,8 @@
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/log2.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -29,8 +31,28 @@ static DEFINE_SPINLOCK(smcr_lgrs_lock);
 DEFINE_MUTEX(smcr_lgr_server_lock);	/* serializes server handshakes */
 DEFINE_MUTEX(smcr_lgr_client_lock);	/* serializes client handshakes */
 
-/* RMB element and send buffer size (§4.2 leaves it to the implementation) */
-static unsigned int smcr_buf_size = 65536;
+/* Default RMB element and send buffer size (§4.2 leaves it open) */
+static unsigned int buf_size = 65536;
+module_param(buf_size, uint, 0644);
+MODULE_PARM_DESC(buf_size,
+		 "RMB and send buffer bytes without SO_RCVBUF/SO_SNDBUF (16K..512K)");
+
+#define SMCR_BUF_MAX	(SMCR_CLC_RMBE_MIN_SIZE << SMCR_CLC_RMBE_CODE_MAX)
+
+/*
+ * A buffer size the CLC messages can name (A.2.3: 16 KiB << code, up to
+ * 512 KiB): what the application asked for with @lock set, half of @val
+ * as the socket core doubled it, else the module default.
+ */
+static u32 smcr_buf_size(struct sock *sk, int val, int lock)
+{
+	u32 size = READ_ONCE(buf_size);
+
+	if (sk->sk_userlocks & lock)
+		size = val / 2;
+	size = clamp_t(u32, size, SMCR_CLC_RMBE_MIN_SIZE, SMCR_BUF_MAX);
+	return roundup_pow_of_two(size);
+}
 
 static void smcr_lgr_release(struct kref *kref)
 {
@@ -403,13 +425,18 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_link *link = &conn->lgr->link;
 	struct ib_device *ibdev = link->port.dev->ibdev;
+	struct sock *sk = &smc->sk;
 	struct scatterlist sg;
-	u32 size = smcr_buf_size;
+	u32 size;
 	int rc;
 
+	size = smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf), SOCK_RCVBUF_LOCK);
 	rc = smcr_buf_get(ibdev, &conn->rmb, size, DMA_FROM_DEVICE);
 	if (!rc)
-		rc = smcr_buf_get(ibdev, &conn->sndbuf, size, DMA_TO_DEVICE);
+		rc = smcr_buf_get(ibdev, &conn->sndbuf,
+				  smcr_buf_size(sk, READ_ONCE(sk->sk_sndbuf),
+						SOCK_SNDBUF_LOCK),
+				  DMA_TO_DEVICE);
 	if (rc)
 		goto err;
 

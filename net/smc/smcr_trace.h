@@ -92,6 +92,29 @@ TRACE_EVENT(smcr_link_qp,
 		      __entry->rc)
 );
 
+TRACE_EVENT(smcr_conn,
+	    TP_PROTO(const struct smcr_sock *smc, bool first_contact),
+	    TP_ARGS(smc, first_contact),
+	    TP_STRUCT__entry(__field(const void *, smc)
+			     __field(const void *, lgr)
+			     __field(u32, token)
+			     __field(u32, rmb)
+			     __field(u32, sndbuf)
+			     __field(u32, peer_rmb)
+			     __field(bool, first_contact)),
+	    TP_fast_assign(__entry->smc = smc;
+			   __entry->lgr = smc->conn.lgr;
+			   __entry->token = smc->conn.token;
+			   __entry->rmb = smc->conn.rmb.size;
+			   __entry->sndbuf = smc->conn.sndbuf.size;
+			   __entry->peer_rmb = smc->conn.peer_size;
+			   __entry->first_contact = first_contact;),
+	    TP_printk("smc=%p lgr=%p token=%u rmb=%u sndbuf=%u peer_rmb=%u%s",
+		      __entry->smc, __entry->lgr, __entry->token, __entry->rmb,
+		      __entry->sndbuf, __entry->peer_rmb,
+		      __entry->first_contact ? " first contact" : "")
+);
+
 TRACE_EVENT(smcr_lgr,
 	    TP_PROTO(const struct smcr_lgr *lgr, const char *what),
 	    TP_ARGS(lgr, what),

@@ -11,6 +11,8 @@
 #   reuse   later connections join the link group: one RC QP in all
 #   ipv6    SMC-R over an IPv6 TCP connection
 #   sizes   transfers from 1 byte up
+#   rmb     RMB elements of 16 KiB and 256 KiB (the module's default)
+#   iperf3  unmodified iperf3 under smc_run runs over SMC-R
 #   abort   the client is killed mid-transfer: the server sees the end,
 #           nothing hangs
 #   unload  rmmod works afterwards; no kernel warning
@@ -112,6 +114,46 @@ sizes() {
 	done
 }
 
+# rmb: the module default buffer size decides the RMB (A.2.3 codes)
+rmb() {
+	local sz port=7540
+	for sz in 16384 262144; do
+		echo $sz >/sys/module/smcr/parameters/buf_size
+		if [[ $SMCR_ROLE == b ]]; then
+			peer server --family smc --port $port --bytes 8M --timeout 60 &
+			wait_listen $port
+			barrier "rmb$sz" 60
+			wait $! || tap_fail "rmb: server $sz exit status"
+		else
+			barrier "rmb$sz" 60
+			peer client --family smc --host "$SMCR_PEER_IP" --port $port \
+				--bytes 8M --timeout 60
+		fi
+		tap_check "rmb: a connection used $sz-byte RMBs on both ends ($SMCR_ROLE)" \
+			grep -q "rmb=$sz sndbuf=$sz peer_rmb=$sz" $TRACE/trace
+		port=$((port + 1))
+	done
+	echo 65536 >/sys/module/smcr/parameters/buf_size
+}
+
+# iperf3: an unmodified program under smc_run, over SMC-R, no fallback
+iperf() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run fb0
+	fb0=$(grep -c smcr_fallback $TRACE/trace)
+	if [[ $SMCR_ROLE == b ]]; then
+		$run iperf3 -s -1 -p 5201 >/tmp/iperf3.log 2>&1 &
+		wait_listen 5201
+		barrier iperf 60
+		wait $! || tap_fail "iperf3 server exit status"
+	else
+		barrier iperf 60
+		tap_check "iperf3 -c through smc_run" \
+			timeout 60 $run iperf3 -c "$SMCR_PEER_IP" -p 5201 -t 3 -f m
+	fi
+	tap_check "iperf3 connections ran over SMC-R, none fell back ($SMCR_ROLE)" \
+		test "$(grep -c smcr_fallback $TRACE/trace)" -eq "$fb0"
+}
+
 # abort: kill -9 the client mid-transfer; the server must end, not hang
 abort() {
 	local pid
@@ -163,6 +205,8 @@ bulk
 reuse
 ipv6
 sizes
+rmb
+iperf
 abort
 finish
 exit 0
