@@ -39,8 +39,7 @@ MODULE_PARM_DESC(buf_size,
 
 #define SMCR_BUF_MAX	(SMCR_CLC_RMBE_MIN_SIZE << SMCR_CLC_RMBE_CODE_MAX)
 
-/*
- * A buffer size the CLC messages can name (A.2.3: 16 KiB << code, up to
+/* A buffer size the CLC messages can name (A.2.3: 16 KiB << code, up to
  * 512 KiB): what the application asked for with @lock set, half of @val
  * as the socket core doubled it, else the module default.
  */
