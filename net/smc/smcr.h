@@ -183,6 +183,7 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len);
 int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 		    int flags);
 __poll_t smcr_conn_poll(struct smcr_sock *smc);
+bool smcr_rx_atmark(struct smcr_sock *smc);
 u32 smcr_tx_space(struct smcr_conn *conn);
 
 /* smcr_close.c: closing (RFC 7609 §4.8) */

@@ -435,8 +435,28 @@ static int smcr_ioctl(struct socket *sock, unsigned int cmd,
 		      unsigned long arg)
 {
 	struct smcr_sock *smc = smcr_sk(sock->sk);
-	struct socket *tcp = smcr_data_sock(smc);
+	struct socket *tcp;
+	int answer;
 
+	if (smcr_is_rdma(smc)) {
+		struct smcr_conn *conn = &smc->conn;
+
+		switch (cmd) {
+		case SIOCINQ:
+			answer = conn->rx_prod - conn->rx_cons;
+			break;
+		case SIOCOUTQ:
+			answer = conn->tx_prod - conn->tx_peer_cons;
+			break;
+		case SIOCATMARK:
+			answer = smcr_rx_atmark(smc);
+			break;
+		default:
+			return -ENOIOCTLCMD;
+		}
+		return put_user(answer, (int __user *)arg);
+	}
+	tcp = smcr_data_sock(smc);
 	if (!tcp) {
 		if (sock->sk->sk_state == SMCR_LISTEN &&
 		    (cmd == SIOCINQ || cmd == SIOCOUTQ))

@@ -46,6 +46,10 @@ int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes)
 	smcr_cdc_to_cursor(&m.cons, conn->rx_cons, conn->rmb.size);
 	if (conn->write_blocked)
 		m.prod_flags |= SMCR_CDC_PF_WRITE_BLOCKED;
+	if (conn->urg_tx_pending)
+		m.prod_flags |= SMCR_CDC_PF_URG_DATA_PENDING;
+	if (conn->urg_tx_present)
+		m.prod_flags |= SMCR_CDC_PF_URG_DATA_PRESENT;
 	if (conn->done_writing)
 		m.conn_state_flags |= SMCR_CDC_CS_PEER_DONE_WRITING;
 	if (conn->closed)
@@ -69,7 +73,23 @@ int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes)
 	}
 	conn->tx_cursor_sent = conn->tx_prod;
 	conn->rx_cons_sent = conn->rx_cons;
+	conn->urg_tx_present = false;
 	return 0;
+}
+
+/* §4.7.6: the byte just before the new producer cursor is urgent */
+static void smcr_cdc_rx_urg(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_link *link = &conn->lgr->link;
+	u64 pos = conn->rx_prod - 1;
+	u32 off = do_div(pos, conn->rmb.size);
+
+	ib_dma_sync_single_for_cpu(link->port.dev->ibdev, conn->rmb.dma + off,
+				   1, DMA_FROM_DEVICE);
+	conn->urg_byte = *(u8 *)(conn->rmb.cpu + off);
+	conn->urg_pos = conn->rx_prod;
+	conn->urg_valid = true;
 }
 
 /**
@@ -122,6 +142,7 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	struct smcr_cdc_msg m;
 	struct smcr_conn *conn;
 	struct smcr_sock *smc;
+	bool urg;
 	int rc;
 
 	if (smcr_cdc_msg_decode(msg, SMCR_WR_SIZE, &m))
@@ -139,6 +160,10 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 		rc = smcr_cdc_advance(&conn->tx_peer_cons, &conn->peer_cons,
 				      &m.cons, conn->peer_size, conn->tx_prod);
 	conn->peer_write_blocked = m.prod_flags & SMCR_CDC_PF_WRITE_BLOCKED;
+	urg = !rc && (m.prod_flags & SMCR_CDC_PF_URG_DATA_PRESENT) &&
+	      conn->rx_prod > conn->rx_cons;
+	if (urg)
+		smcr_cdc_rx_urg(smc);
 	if (m.conn_state_flags & SMCR_CDC_CS_PEER_DONE_WRITING)
 		conn->peer_done_writing = true;
 	if (m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_CLOSED)
@@ -149,6 +174,8 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 
 	if (rc)
 		smcr_link_fail(link);
+	if (urg)
+		sk_send_sigurg(&smc->sk);
 	smcr_conn_wake(smc);
 	sock_put(&smc->sk);
 }

@@ -228,6 +228,11 @@ struct smcr_lgr {
  * @peer_abort: the peer aborted the connection
  * @peer_write_blocked: the peer waits for room in our RMBE (§4.5.2)
  * @write_blocked: we wait for room in the peer's RMBE
+ * @urg_tx_pending: an MSG_OOB send waits for room (§4.7.5, flag P)
+ * @urg_tx_present: the next CDC message covers an urgent byte (flag U)
+ * @urg_valid: the peer sent urgent data not yet read out of band
+ * @urg_pos: byte count just past the urgent byte (§4.7.6)
+ * @urg_byte: the urgent byte
  * @done_writing: we told the peer we are done writing
  * @closed: we told the peer the connection is closed
  * @lock: protects what the receive path updates: @rx_prod,
@@ -257,6 +262,11 @@ struct smcr_conn {
 	struct smcr_cdc_cursor	peer_prod;
 	struct smcr_cdc_cursor	peer_cons;
 	bool			write_blocked;
+	bool			urg_tx_pending;
+	bool			urg_tx_present;
+	bool			urg_valid;
+	u64			urg_pos;
+	u8			urg_byte;
 
 	bool			peer_done_writing;
 	bool			peer_closed;

@@ -47,6 +47,63 @@ static void smcr_rx_update_cons(struct smcr_sock *smc)
 		smcr_cdc_send(smc, NULL);
 }
 
+/* recv(MSG_OOB): the urgent byte, once (§4.7.6, as TCP has it) */
+static int smcr_rx_recv_urg(struct smcr_sock *smc, struct msghdr *msg,
+			    size_t len, int flags)
+{
+	struct smcr_conn *conn = &smc->conn;
+	u8 byte;
+	bool valid;
+
+	spin_lock_bh(&conn->lock);
+	valid = conn->urg_valid;
+	byte = conn->urg_byte;
+	if (valid && !(flags & MSG_PEEK))
+		conn->urg_valid = false;
+	spin_unlock_bh(&conn->lock);
+
+	if (sock_flag(&smc->sk, SOCK_URGINLINE) || !valid)
+		return -EINVAL;
+	if (!len) {
+		msg->msg_flags |= MSG_TRUNC;
+		return 0;
+	}
+	if (copy_to_iter(&byte, 1, &msg->msg_iter) != 1)
+		return -EFAULT;
+	msg->msg_flags |= MSG_OOB;
+	return 1;
+}
+
+/* Position of an unread urgent byte that is out of band, or U64_MAX */
+static u64 smcr_rx_mark(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	u64 mark = U64_MAX;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->urg_pos && !sock_flag(&smc->sk, SOCK_URGINLINE))
+		mark = conn->urg_pos - 1;
+	spin_unlock_bh(&conn->lock);
+	return mark;
+}
+
+/**
+ * smcr_rx_atmark() - SIOCATMARK: whether the next byte read is the mark
+ * @smc: connection
+ *
+ * Return: true at the urgent mark.
+ */
+bool smcr_rx_atmark(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	bool at;
+
+	spin_lock_bh(&conn->lock);
+	at = conn->urg_pos && conn->rx_cons == conn->urg_pos - 1;
+	spin_unlock_bh(&conn->lock);
+	return at;
+}
+
 /**
  * smcr_rx_recvmsg() - recvmsg over SMC-R
  * @smc: connection, socket locked
@@ -69,14 +126,14 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 	int rc = 0;
 
 	if (flags & MSG_OOB)
-		return -EINVAL;
+		return smcr_rx_recv_urg(smc, msg, len, flags);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (copied < len) {
 		u64 avail = smcr_rx_avail(conn) - (peek - conn->rx_cons);
-		u64 pos = peek;
+		u64 pos = peek, mark;
 		u32 off, n;
 
 		if (!avail) {
@@ -100,6 +157,20 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 				      smcr_rx_done(smc), &wait);
 			continue;
 		}
+		/* reads stop before the urgent mark; one at it skips the
+		 * byte, which is read out of band (§4.7.6, TCP's way)
+		 */
+		mark = smcr_rx_mark(smc);
+		if (peek == mark) {
+			if (copied)
+				break;
+			peek++;
+			if (!(flags & MSG_PEEK))
+				conn->rx_cons = peek;
+			continue;
+		}
+		if (peek < mark)
+			avail = min(avail, mark - peek);
 		off = do_div(pos, conn->rmb.size);
 		n = min_t(u64, min_t(u64, avail, len - copied),
 			  conn->rmb.size - off);
@@ -139,6 +210,8 @@ __poll_t smcr_conn_poll(struct smcr_sock *smc)
 
 	if (smcr_rx_avail(conn) || smcr_rx_done(smc))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(conn->urg_valid))
+		mask |= EPOLLPRI;
 	if (conn->peer_done_writing || conn->peer_closed)
 		mask |= EPOLLRDHUP;
 	if (conn->peer_abort)

@@ -114,9 +114,10 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 	long timeo;
 	int rc = 0;
 
-	/* urgent data (§4.7.5) is not carried over SMC-R yet */
-	if (msg->msg_flags & MSG_OOB)
-		return -EOPNOTSUPP;
+	/* §4.7.5: the last byte of an MSG_OOB send is urgent; until it is
+	 * written the peer sees urgent data pending
+	 */
+	conn->urg_tx_pending = !!(msg->msg_flags & MSG_OOB);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
 		u32 space, n, i, nwr = 0;
@@ -156,10 +157,15 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 		}
 		if (!nwr)
 			break;
+		if (conn->urg_tx_pending && sent == len) {
+			conn->urg_tx_pending = false;
+			conn->urg_tx_present = true;
+		}
 		rc = smcr_cdc_send(smc, &wr[0].wr);
 		if (rc)
 			break;
 	}
+	conn->urg_tx_pending = false;
 	if (sent)
 		return sent;
 	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))

@@ -13,6 +13,10 @@
 #   sizes   transfers from 1 byte up
 #   rmb     RMB elements of 16 KiB and 256 KiB (the module's default)
 #   iperf3  unmodified iperf3 under smc_run runs over SMC-R
+#   close   half-close and close in both orders (smc_close.py, a plain TCP
+#           program under smc_run), no fallback
+#   oob     urgent data (smc_oob.py under smc_run): SIGURG/select, the mark,
+#           SIOCATMARK, MSG_OOB, SO_OOBINLINE
 #   abort   the client is killed mid-transfer: the server sees the end,
 #           nothing hangs
 #   unload  rmmod works afterwards; no kernel warning
@@ -29,6 +33,19 @@ tcp_segs() { nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }'; }
 rxe_pkts() { cat $HW/sent_pkts; }
 rc_qps() { rdma resource show qp | grep -c 'type RC'; }
 lgr_created() { grep -c 'smcr_lgr: .* created' $TRACE/trace; }
+smcr_conns() { grep -c 'smcr_conn: ' $TRACE/trace; }
+fallbacks() { grep -c 'smcr_fallback: ' $TRACE/trace; }
+
+# over_smcr NAME CONNS0 FB0 N: at least N new SMC-R connections, no fallback
+over_smcr() {
+	local conns=$(($(smcr_conns) - $2)) fb=$(($(fallbacks) - $3))
+	if ((conns >= $4 && fb == 0)); then
+		tap_ok "$1: $conns connections over SMC-R, none fell back ($SMCR_ROLE)"
+	else
+		tap_fail "$1: $conns connections over SMC-R, $fb fell back ($SMCR_ROLE)"
+	fi
+}
+# shellcheck disable=SC2317 # called through tap_check
 dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
 }
@@ -60,11 +77,17 @@ bulk() {
 	pkts=$(($(rxe_pkts) - pkts0))
 	echo "# bulk ($SMCR_ROLE): $segs TCP segments, $pkts RoCE packets sent"
 	# 256 MiB in 1 KiB RoCE MTU packets: 262144 at least
-	((pkts >= 262144)) && tap_ok "bulk: the data went as RoCE packets ($pkts)" ||
+	if ((pkts >= 262144)); then
+		tap_ok "bulk: the data went as RoCE packets ($pkts)"
+	else
 		tap_fail "bulk: the data went as RoCE packets ($pkts)"
+	fi
 	# SYN/ACKs, CLC messages, FIN: far below one segment per 64 KiB
-	((segs < 100)) && tap_ok "bulk: TCP carried only the handshake ($segs segments)" ||
+	if ((segs < 100)); then
+		tap_ok "bulk: TCP carried only the handshake ($segs segments)"
+	else
 		tap_fail "bulk: TCP carried only the handshake ($segs segments)"
+	fi
 }
 
 # reuse: five more connections to the same peer, one link group, one QP
@@ -138,20 +161,59 @@ rmb() {
 
 # iperf3: an unmodified program under smc_run, over SMC-R, no fallback
 iperf() {
-	local run=$SMCR_REPO/tools/smc_run/smc_run fb0
-	fb0=$(grep -c smcr_fallback $TRACE/trace)
+	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0
+	c0=$(smcr_conns)
+	fb0=$(fallbacks)
 	if [[ $SMCR_ROLE == b ]]; then
-		$run iperf3 -s -1 -p 5201 >/tmp/iperf3.log 2>&1 &
+		"$run" iperf3 -s -1 -p 5201 >/tmp/iperf3.log 2>&1 &
 		wait_listen 5201
 		barrier iperf 60
 		wait $! || tap_fail "iperf3 server exit status"
 	else
 		barrier iperf 60
 		tap_check "iperf3 -c through smc_run" \
-			timeout 60 $run iperf3 -c "$SMCR_PEER_IP" -p 5201 -t 3 -f m
+			timeout 60 "$run" iperf3 -c "$SMCR_PEER_IP" -p 5201 -t 3 -f m
 	fi
-	tap_check "iperf3 connections ran over SMC-R, none fell back ($SMCR_ROLE)" \
-		test "$(grep -c smcr_fallback $TRACE/trace)" -eq "$fb0"
+	# iperf3 opens a control and a data connection
+	over_smcr iperf3 "$c0" "$fb0" 2
+}
+
+# close: shutdown and close orders, over SMC-R
+closing() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
+	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_close.py
+	c0=$(smcr_conns)
+	fb0=$(fallbacks)
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 120 "$run" python3 "$py" server --port 7550 &
+		wait_listen 7550
+		barrier close 60
+		wait $! || tap_fail "close: server exit status"
+	else
+		barrier close 60
+		timeout 120 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
+			--port 7550 || tap_fail "close: client exit status"
+	fi
+	over_smcr close "$c0" "$fb0" 4
+}
+
+# oob: urgent data with TCP's semantics, over SMC-R
+oob() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
+	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_oob.py
+	c0=$(smcr_conns)
+	fb0=$(fallbacks)
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 90 "$run" python3 "$py" server --port 7560 &
+		wait_listen 7560
+		barrier oob 60
+		wait $! || tap_fail "oob: server exit status"
+	else
+		barrier oob 60
+		timeout 90 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
+			--port 7560 || tap_fail "oob: client exit status"
+	fi
+	over_smcr oob "$c0" "$fb0" 2
 }
 
 # abort: kill -9 the client mid-transfer; the server must end, not hang
@@ -167,7 +229,7 @@ abort() {
 			tap_ok "abort: the server saw the peer go and ended"
 		else
 			tap_fail "abort: the server saw the peer go and ended"
-			for t in /proc/$pid/task/*; do
+			for t in "/proc/$pid/task/"*; do
 				echo "# task $t:"
 				sed 's/^/#   /' "$t/stack"
 			done
@@ -207,6 +269,8 @@ ipv6
 sizes
 rmb
 iperf
+closing
+oob
 abort
 finish
 exit 0
