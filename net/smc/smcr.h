@@ -176,7 +176,9 @@ int smcr_llc_confirm_link_client(struct smcr_link *link,
 #define SMCR_CDC_TYPE	0xfe
 void smcr_cdc_rx(struct smcr_link *link, const u8 *msg);
 void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok);
-int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes);
+int smcr_cdc_get(struct smcr_sock *smc, int *idx);
+int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes);
+int smcr_cdc_send(struct smcr_sock *smc);
 
 /* smcr_tx.c, smcr_rx.c: the data path (RFC 7609 §4.4, §4.5) */
 int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len);

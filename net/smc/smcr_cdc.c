@@ -19,26 +19,41 @@ static void smcr_cdc_to_cursor(struct smcr_cdc_cursor *c, u64 bytes,
 }
 
 /**
- * smcr_cdc_send() - send a CDC message for @smc, after RDMA writes
+ * smcr_cdc_get() - take a send slot for a CDC message of @smc
  * @smc: connection
+ * @idx: the slot taken
+ *
+ * Taken before the data a message announces is staged, so that data is
+ * never counted as sent without a message to announce it.
+ *
+ * Context: process, the socket locked; waits up to SMCR_WR_TX_WAIT.
+ * Return: 0 or a negative errno.
+ */
+int smcr_cdc_get(struct smcr_sock *smc, int *idx)
+{
+	u8 *buf = smcr_wr_tx_get(&smc->conn.lgr->link, idx);
+
+	return IS_ERR(buf) ? PTR_ERR(buf) : 0;
+}
+
+/**
+ * smcr_cdc_post() - send a CDC message for @smc, after RDMA writes
+ * @smc: connection
+ * @idx: slot from smcr_cdc_get()
  * @writes: writes to post first (their data is covered by the new
  *	producer cursor), or NULL
  *
  * Context: process, the socket locked.
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno; the slot is consumed either way.
  */
-int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes)
+int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_link *link = &conn->lgr->link;
+	u8 *buf = link->tx_bufs + idx * SMCR_WR_SIZE;
 	struct smcr_wr_tx *slot;
 	struct smcr_cdc_msg m = {};
-	int idx, rc;
-	u8 *buf;
-
-	buf = smcr_wr_tx_get(link, &idx);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	int rc;
 
 	m.seqno = (u16)atomic_inc_return(&link->cdc_seq);
 	m.token = conn->peer_token;
@@ -77,19 +92,19 @@ int smcr_cdc_send(struct smcr_sock *smc, struct ib_send_wr *writes)
 	return 0;
 }
 
-/* §4.7.6: the byte just before the new producer cursor is urgent */
-static void smcr_cdc_rx_urg(struct smcr_sock *smc)
+/**
+ * smcr_cdc_send() - send a CDC message for @smc with no data before it
+ * @smc: connection
+ *
+ * Context: process, the socket locked.
+ * Return: 0 or a negative errno.
+ */
+int smcr_cdc_send(struct smcr_sock *smc)
 {
-	struct smcr_conn *conn = &smc->conn;
-	struct smcr_link *link = &conn->lgr->link;
-	u64 pos = conn->rx_prod - 1;
-	u32 off = do_div(pos, conn->rmb.size);
+	int idx, rc;
 
-	ib_dma_sync_single_for_cpu(link->port.dev->ibdev, conn->rmb.dma + off,
-				   1, DMA_FROM_DEVICE);
-	conn->urg_byte = *(u8 *)(conn->rmb.cpu + off);
-	conn->urg_pos = conn->rx_prod;
-	conn->urg_valid = true;
+	rc = smcr_cdc_get(smc, &idx);
+	return rc ? rc : smcr_cdc_post(smc, idx, NULL);
 }
 
 /**
@@ -112,6 +127,21 @@ void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 	spin_unlock_bh(&smc->conn.lock);
 	smc->sk.sk_write_space(&smc->sk);
 	sock_put(&smc->sk);
+}
+
+/* §4.7.6: the byte just before the new producer cursor is urgent */
+static void smcr_cdc_rx_urg(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_link *link = &conn->lgr->link;
+	u64 pos = conn->rx_prod - 1;
+	u32 off = do_div(pos, conn->rmb.size);
+
+	ib_dma_sync_single_for_cpu(link->port.dev->ibdev, conn->rmb.dma + off,
+				   1, DMA_FROM_DEVICE);
+	conn->urg_byte = *(u8 *)(conn->rmb.cpu + off);
+	conn->urg_pos = conn->rx_prod;
+	conn->urg_valid = true;
 }
 
 /* Move a byte counter to a new wire cursor. A cursor only moves forward,

@@ -93,7 +93,7 @@ int smcr_close_shutdown(struct smcr_sock *smc, int how)
 		sk->sk_shutdown |= SEND_SHUTDOWN;
 		if (!conn->done_writing && !conn->peer_abort) {
 			conn->done_writing = true;
-			rc = smcr_cdc_send(smc, NULL);
+			rc = smcr_cdc_send(smc);
 		}
 	}
 	if (how != SHUT_WR)
@@ -116,7 +116,7 @@ void smcr_close_release(struct smcr_sock *smc)
 	    READ_ONCE(conn->lgr->link.state) == SMCR_LINK_ACTIVE) {
 		conn->done_writing = true;
 		conn->closed = true;
-		if (smcr_cdc_send(smc, NULL))
+		if (smcr_cdc_send(smc))
 			conn->peer_abort = true;
 	}
 	if (conn->peer_closed || conn->peer_abort ||

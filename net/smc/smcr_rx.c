@@ -44,7 +44,7 @@ static void smcr_rx_update_cons(struct smcr_sock *smc)
 	if (!unsent || conn->peer_closed || conn->peer_abort)
 		return;
 	if (unsent >= conn->rmb.size / 10 || conn->peer_write_blocked)
-		smcr_cdc_send(smc, NULL);
+		smcr_cdc_send(smc);
 }
 
 /* recv(MSG_OOB): the urgent byte, once (§4.7.6, as TCP has it) */

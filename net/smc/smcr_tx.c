@@ -66,7 +66,7 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 		/* §4.5.2: tell the peer we wait for its consumer cursor */
 		if (!conn->write_blocked) {
 			conn->write_blocked = true;
-			smcr_cdc_send(smc, NULL);
+			smcr_cdc_send(smc);
 		}
 		sk_wait_event(sk, timeo, smcr_tx_space(conn) ||
 			      smcr_tx_stop(smc), &wait);
@@ -76,12 +76,14 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 	return rc;
 }
 
-/* Copy @len bytes from @msg to the send buffer at @pos; return a WR */
+/* Copy @len bytes from @msg to the send buffer at the producer position,
+ * and describe them in @sge for the RDMA write
+ */
 static int smcr_tx_stage(struct smcr_conn *conn, struct msghdr *msg,
-			 u64 pos, u32 len, struct ib_rdma_wr *wr,
-			 struct ib_sge *sge)
+			 u32 len, struct ib_sge *sge)
 {
 	struct smcr_link *link = &conn->lgr->link;
+	u64 pos = conn->tx_prod;
 	u32 soff = do_div(pos, conn->sndbuf.size);
 
 	if (copy_from_iter(conn->sndbuf.cpu + soff, len, &msg->msg_iter) !=
@@ -121,8 +123,13 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
 		u32 space, n, i, nwr = 0;
+		int idx;
 
 		rc = smcr_tx_wait(smc, &timeo);
+		if (rc)
+			break;
+		/* the slot first: staged data always gets its message */
+		rc = smcr_cdc_get(smc, &idx);
 		if (rc)
 			break;
 		space = min_t(size_t, smcr_tx_space(conn), len - sent);
@@ -137,8 +144,7 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 			soff = do_div(pos, conn->sndbuf.size);
 			n = min3(space, conn->peer_size - poff,
 				 conn->sndbuf.size - soff);
-			rc = smcr_tx_stage(conn, msg, conn->tx_prod, n,
-					   &wr[i], &sge[i]);
+			rc = smcr_tx_stage(conn, msg, n, &sge[i]);
 			if (rc)
 				break;
 			memset(&wr[i], 0, sizeof(wr[i]));
@@ -155,13 +161,16 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 			space -= n;
 			nwr++;
 		}
-		if (!nwr)
+		if (!nwr) {
+			smcr_wr_tx_put(&conn->lgr->link, idx);
 			break;
+		}
 		if (conn->urg_tx_pending && sent == len) {
 			conn->urg_tx_pending = false;
 			conn->urg_tx_present = true;
 		}
-		rc = smcr_cdc_send(smc, &wr[0].wr);
+		/* on failure the link failed: the connection sees an abort */
+		rc = smcr_cdc_post(smc, idx, &wr[0].wr);
 		if (rc)
 			break;
 	}
