@@ -15,6 +15,8 @@
 #   iperf3  unmodified iperf3 under smc_run runs over SMC-R
 #   close   half-close and close in both orders (smc_close.py, a plain TCP
 #           program under smc_run), no fallback
+#   many    256 connections open at once: 255 share a link group, the
+#           256th opens a parallel one (§3.5.3)
 #   oob     urgent data (smc_oob.py under smc_run): SIGURG/select, the mark,
 #           SIOCATMARK, MSG_OOB, SO_OOBINLINE
 #   abort   the client is killed mid-transfer: the server sees the end,
@@ -197,6 +199,30 @@ closing() {
 	over_smcr close "$c0" "$fb0" 4
 }
 
+# many: §3.5.3, at most 255 connections per link group
+many() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run py groups
+	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_many.py
+	echo >$TRACE/trace
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 240 "$run" python3 "$py" server --port 7570 &
+		wait_listen 7570
+		barrier many 60
+		wait $! || tap_fail "many: server exit status"
+	else
+		barrier many 60
+		timeout 240 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
+			--port 7570 || tap_fail "many: client exit status"
+	fi
+	# connections per link group, most first
+	groups=$(grep -o 'smcr_conn: .* lgr=[0-9a-f]*' $TRACE/trace |
+		sed 's/.*lgr=//' | sort | uniq -c | sort -rn | awk '{ print $1 }' |
+		tr '\n' ' ')
+	echo "# many ($SMCR_ROLE): connections per link group: $groups"
+	tap_check "many: 255 connections in one link group, 1 in a second ($SMCR_ROLE)" \
+		test "$groups" = "255 1 "
+}
+
 # oob: urgent data with TCP's semantics, over SMC-R
 oob() {
 	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
@@ -270,6 +296,7 @@ sizes
 rmb
 iperf
 closing
+many
 oob
 abort
 finish
