@@ -10,19 +10,8 @@
  *  3. Cursor arithmetic: advancing a cursor by less than the RMBE size
  *     keeps the count in range and the distance equal to the advance.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "smcr_wire_cdc.h"
-
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: assertion failed: %s\n",\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_wire.h"
 
 static u8 out[SMCR_CDC_MSG_LEN];
 
@@ -39,29 +28,6 @@ static void check_decode(const u8 *data, size_t size)
 	FUZZ_ASSERT(!memcmp(out, data, 8));	/* type .. token */
 	FUZZ_ASSERT(smcr_cdc_msg_decode(out, n, &q) == 0);
 	FUZZ_ASSERT(!memcmp(&m, &q, sizeof(m)));
-}
-
-struct cursor {
-	const u8 *p;
-	size_t left;
-};
-
-static u8 take8(struct cursor *c)
-{
-	if (!c->left)
-		return 0;
-	c->left--;
-	return *c->p++;
-}
-
-static u32 take32(struct cursor *c)
-{
-	u32 v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		v = v << 8 | take8(c);
-	return v;
 }
 
 static void build(const u8 *data, size_t size)
@@ -121,23 +87,9 @@ static void check_cursors(const u8 *data, size_t size)
 	FUZZ_ASSERT(a.count < s);
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+static void fuzz_one(const u8 *data, size_t size)
 {
-	u8 *copy;
-
-	/* exact-size heap copy: ASan catches any read past the input */
-	copy = malloc(size ? size : 1);
-	if (!copy)
-		return 0;
-	if (size)
-		memcpy(copy, data, size);
-
-	check_decode(copy, size);
-	build(copy, size);
-	check_cursors(copy, size);
-
-	free(copy);
-	return 0;
+	check_decode(data, size);
+	build(data, size);
+	check_cursors(data, size);
 }

@@ -9,19 +9,8 @@
  *  2. The input is also read as field values for each message type.
  *     Whatever the encoder accepts must decode back to those values.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "smcr_wire_clc.h"
-
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: assertion failed: %s\n",\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_wire.h"
 
 static u8 out[SMCR_CLC_MAX_LEN];
 
@@ -62,36 +51,6 @@ static void check_decline(const u8 *data, size_t size)
 	FUZZ_ASSERT(n == (int)size);
 	FUZZ_ASSERT(smcr_clc_decline_decode(out, n, &q) == 0);
 	FUZZ_ASSERT(!memcmp(&d, &q, sizeof(d)));
-}
-
-/* byte cursor over the fuzz input that yields zeroes once exhausted */
-struct cursor {
-	const u8 *p;
-	size_t left;
-};
-
-static u8 take8(struct cursor *c)
-{
-	if (!c->left)
-		return 0;
-	c->left--;
-	return *c->p++;
-}
-
-static u32 take32(struct cursor *c)
-{
-	u32 v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		v = v << 8 | take8(c);
-	return v;
-}
-
-static void take_bytes(struct cursor *c, u8 *dst, size_t n)
-{
-	while (n--)
-		*dst++ = take8(c);
 }
 
 static void build_proposal(const u8 *data, size_t size)
@@ -151,7 +110,7 @@ static void build_accept_confirm(const u8 *data, size_t size)
 	m.rmbe_alert_token = take32(&c);
 	m.rmbe_size = take8(&c) & 0x1f;
 	m.qp_mtu = take8(&c) & 0x1f;
-	m.rmb_dma_addr = (u64)take32(&c) << 32 | take32(&c);
+	m.rmb_dma_addr = take64(&c);
 	m.psn = take32(&c) & 0x1ffffff;
 
 	n = smcr_clc_accept_confirm_encode(&m, out, sizeof(out));
@@ -186,30 +145,17 @@ static void build_decline(const u8 *data, size_t size)
 	FUZZ_ASSERT(!memcmp(&d, &q, sizeof(d)));
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+static void fuzz_one(const u8 *data, size_t size)
 {
 	struct smcr_clc_hdr hdr;
-	u8 *copy;
 
-	/* exact-size heap copy: ASan catches any read past the input */
-	copy = malloc(size ? size : 1);
-	if (!copy)
-		return 0;
-	if (size)
-		memcpy(copy, data, size);
+	smcr_clc_hdr_decode(data, size, &hdr);
+	smcr_clc_check_trailer(data, size);
+	check_proposal(data, size);
+	check_accept_confirm(data, size);
+	check_decline(data, size);
 
-	smcr_clc_hdr_decode(copy, size, &hdr);
-	smcr_clc_check_trailer(copy, size);
-	check_proposal(copy, size);
-	check_accept_confirm(copy, size);
-	check_decline(copy, size);
-
-	build_proposal(copy, size);
-	build_accept_confirm(copy, size);
-	build_decline(copy, size);
-
-	free(copy);
-	return 0;
+	build_proposal(data, size);
+	build_accept_confirm(data, size);
+	build_decline(data, size);
 }

@@ -9,19 +9,8 @@
  *  2. The input is also read as field values for each message type.
  *     Whatever the encoder accepts must decode back to those values.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "smcr_wire_llc.h"
-
-#define FUZZ_ASSERT(cond)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: assertion failed: %s\n",\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_wire.h"
 
 static u8 out[SMCR_LLC_MSG_LEN];
 
@@ -97,41 +86,6 @@ static void check_decode(const u8 *data, size_t size)
 	FUZZ_ASSERT(out[0] == data[0] && out[1] == data[1]);
 	FUZZ_ASSERT(smcr_llc_decode(out, n, &q) == 0);
 	FUZZ_ASSERT(!memcmp(&m, &q, sizeof(m)));
-}
-
-/* byte cursor over the fuzz input that yields zeroes once exhausted */
-struct cursor {
-	const u8 *p;
-	size_t left;
-};
-
-static u8 take8(struct cursor *c)
-{
-	if (!c->left)
-		return 0;
-	c->left--;
-	return *c->p++;
-}
-
-static u32 take32(struct cursor *c)
-{
-	u32 v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++)
-		v = v << 8 | take8(c);
-	return v;
-}
-
-static u64 take64(struct cursor *c)
-{
-	return (u64)take32(c) << 32 | take32(c);
-}
-
-static void take_bytes(struct cursor *c, u8 *dst, size_t n)
-{
-	while (n--)
-		*dst++ = take8(c);
 }
 
 static void take_rtoken(struct cursor *c, struct smcr_llc_rtoken *t)
@@ -236,22 +190,8 @@ static void build(const u8 *data, size_t size)
 	FUZZ_ASSERT(!memcmp(&m, &q, sizeof(m)));
 }
 
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+static void fuzz_one(const u8 *data, size_t size)
 {
-	u8 *copy;
-
-	/* exact-size heap copy: ASan catches any read past the input */
-	copy = malloc(size ? size : 1);
-	if (!copy)
-		return 0;
-	if (size)
-		memcpy(copy, data, size);
-
-	check_decode(copy, size);
-	build(copy, size);
-
-	free(copy);
-	return 0;
+	check_decode(data, size);
+	build(data, size);
 }

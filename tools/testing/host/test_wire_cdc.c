@@ -10,33 +10,8 @@
  * With "--write-corpus DIR" the program instead writes a few valid
  * messages into DIR as seeds for the fuzzer.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "smcr_wire_cdc.h"
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-static int cur_fail;
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			printf("# %s:%d: check failed: %s\n",		\
-			       __FILE__, __LINE__, #cond);		\
-			cur_fail = 1;					\
-		}							\
-	} while (0)
-
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b) {						\
-			printf("# %s:%d: %s == %lld, expected %lld\n",	\
-			       __FILE__, __LINE__, #a, _a, _b);		\
-			cur_fail = 1;					\
-		}							\
-	} while (0)
+#include "wire_test.h"
 
 #define KIB 1024u
 
@@ -375,12 +350,7 @@ static void test_constants(void)
 	CHECK_EQ(SMCR_CDC_CS_PEER_CONN_ABORT, 0x20);
 }
 
-struct test {
-	const char *name;
-	void (*fn)(void);
-};
-
-static const struct test tests[] = {
+static const struct wire_test tests[] = {
 	{ "golden", test_golden },
 	{ "roundtrip", test_roundtrip },
 	{ "reject", test_reject },
@@ -392,54 +362,13 @@ static const struct test tests[] = {
 	{ "constants", test_constants },
 };
 
-static int write_file(const char *dir, const char *name, const u8 *b,
-		      size_t n)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	if (fwrite(b, 1, n, f) != n) {
-		perror(path);
-		fclose(f);
-		return 1;
-	}
-	return fclose(f) ? 1 : 0;
-}
-
-static int write_corpus(const char *dir)
-{
-	int rc = 0;
-
-	rc |= write_file(dir, "cdc", golden_cdc, sizeof(golden_cdc));
-	rc |= write_file(dir, "cdc_upd", golden_cdc_upd,
-			 sizeof(golden_cdc_upd));
-	return rc;
-}
+static const struct wire_seed seeds[] = {
+	{ "cdc", golden_cdc, sizeof(golden_cdc) },
+	{ "cdc_upd", golden_cdc_upd, sizeof(golden_cdc_upd) },
+};
 
 int main(int argc, char **argv)
 {
-	unsigned int i;
-	int failed = 0;
-
-	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
-		return write_corpus(argv[2]);
-
-	printf("TAP version 13\n");
-	printf("1..%zu\n", ARRAY_LEN(tests));
-	for (i = 0; i < ARRAY_LEN(tests); i++) {
-		cur_fail = 0;
-		tests[i].fn();
-		printf("%sok %u - %s\n", cur_fail ? "not " : "", i + 1,
-		       tests[i].name);
-		failed += cur_fail;
-	}
-	if (failed)
-		printf("# %d test(s) failed\n", failed);
-	return failed ? 1 : 0;
+	return wire_test_main(argc, argv, tests, ARRAY_LEN(tests),
+			      seeds, ARRAY_LEN(seeds));
 }

@@ -10,33 +10,8 @@
  * With "--write-corpus DIR" the program instead writes a few valid
  * messages into DIR as seeds for the fuzzer.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "smcr_wire_clc.h"
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-static int cur_fail;
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			printf("# %s:%d: check failed: %s\n",		\
-			       __FILE__, __LINE__, #cond);		\
-			cur_fail = 1;					\
-		}							\
-	} while (0)
-
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b) {						\
-			printf("# %s:%d: %s == %lld, expected %lld\n",	\
-			       __FILE__, __LINE__, #a, _a, _b);		\
-			cur_fail = 1;					\
-		}							\
-	} while (0)
+#include "wire_test.h"
 
 /* v1 proposal, IPv4 192.168.1.0/24 plus two IPv6 prefixes, offset 0 */
 static const u8 golden_prop[] = {
@@ -133,6 +108,15 @@ static const u8 golden_decline_v2[] = {
 	0xe2, 0xd4, 0xc3, 0xd9,		/* "SMCR" */
 };
 
+/* every golden message; also the seeds of the fuzz corpus */
+static const struct wire_seed goldens[] = {
+	{ "proposal_v1", golden_prop, sizeof(golden_prop) },
+	{ "accept", golden_accept, sizeof(golden_accept) },
+	{ "confirm", golden_confirm, sizeof(golden_confirm) },
+	{ "decline_v1", golden_decline, sizeof(golden_decline) },
+	{ "decline_v2", golden_decline_v2, sizeof(golden_decline_v2) },
+};
+
 static void fill_seq(u8 *dst, size_t n, u8 first)
 {
 	size_t i;
@@ -161,40 +145,41 @@ static void golden_prop_struct(struct smcr_clc_proposal *p)
 	p->ipv6_prefix[1].len = 48;
 }
 
+/* the fields of golden_accept and golden_confirm, ids from fill_seq() */
+static const struct {
+	struct smcr_clc_accept_confirm v;
+	u8 peer_id, gid, mac;
+} ac_goldens[] = {
+	{ { .type = SMCR_CLC_TYPE_ACCEPT, .first_contact = true,
+	    .qpn = 0x123456, .rmb_rkey = 0x89abcdef, .rmbe_idx = 7,
+	    .rmbe_alert_token = 0xdeadbeef, .rmbe_size = 3,
+	    .qp_mtu = SMCR_CLC_MTU_4096, .psn = 0xabcdef,
+	    .rmb_dma_addr = 0x0123456789abcdefULL }, 0xa1, 0xb0, 0xc1 },
+	{ { .type = SMCR_CLC_TYPE_CONFIRM, .first_contact = false,
+	    .qpn = 0xfedcba, .rmb_rkey = 0x10203040, .rmbe_idx = 1,
+	    .rmbe_alert_token = 0x0a0b0c0d, .rmbe_size = 1,
+	    .qp_mtu = SMCR_CLC_MTU_1024, .psn = 0x0f1e2d,
+	    .rmb_dma_addr = 0xffeeddccbbaa9988ULL }, 0x51, 0x60, 0x71 },
+};
+
+static void golden_ac_struct(struct smcr_clc_accept_confirm *m,
+			     unsigned int i)
+{
+	/* memcpy, not assignment: the padding is compared too */
+	memcpy(m, &ac_goldens[i].v, sizeof(*m));
+	fill_seq(m->peer_id, sizeof(m->peer_id), ac_goldens[i].peer_id);
+	fill_seq(m->gid, sizeof(m->gid), ac_goldens[i].gid);
+	fill_seq(m->mac, sizeof(m->mac), ac_goldens[i].mac);
+}
+
 static void golden_accept_struct(struct smcr_clc_accept_confirm *m)
 {
-	memset(m, 0, sizeof(*m));
-	m->type = SMCR_CLC_TYPE_ACCEPT;
-	m->first_contact = true;
-	fill_seq(m->peer_id, sizeof(m->peer_id), 0xa1);
-	fill_seq(m->gid, sizeof(m->gid), 0xb0);
-	fill_seq(m->mac, sizeof(m->mac), 0xc1);
-	m->qpn = 0x123456;
-	m->rmb_rkey = 0x89abcdef;
-	m->rmbe_idx = 7;
-	m->rmbe_alert_token = 0xdeadbeef;
-	m->rmbe_size = 3;
-	m->qp_mtu = SMCR_CLC_MTU_4096;
-	m->rmb_dma_addr = 0x0123456789abcdefULL;
-	m->psn = 0xabcdef;
+	golden_ac_struct(m, 0);
 }
 
 static void golden_confirm_struct(struct smcr_clc_accept_confirm *m)
 {
-	memset(m, 0, sizeof(*m));
-	m->type = SMCR_CLC_TYPE_CONFIRM;
-	m->first_contact = false;
-	fill_seq(m->peer_id, sizeof(m->peer_id), 0x51);
-	fill_seq(m->gid, sizeof(m->gid), 0x60);
-	fill_seq(m->mac, sizeof(m->mac), 0x71);
-	m->qpn = 0xfedcba;
-	m->rmb_rkey = 0x10203040;
-	m->rmbe_idx = 1;
-	m->rmbe_alert_token = 0x0a0b0c0d;
-	m->rmbe_size = 1;
-	m->qp_mtu = SMCR_CLC_MTU_1024;
-	m->rmb_dma_addr = 0xffeeddccbbaa9988ULL;
-	m->psn = 0x0f1e2d;
+	golden_ac_struct(m, 1);
 }
 
 static void golden_decline_struct(struct smcr_clc_decline *d)
@@ -234,34 +219,32 @@ static u8 *dup_exact(const u8 *src, size_t n)
 	return p;
 }
 
+/* decode with @fn from an exact-size heap copy of @src */
+#define DECODE_EXACT(fn, src, n, out) ({				\
+	size_t _n = (n);						\
+	u8 *_b = dup_exact(src, _n);					\
+	int _rc = fn(_b, _n, out);					\
+									\
+	free(_b);							\
+	_rc;								\
+})
+
 static int prop_decode_exact(const u8 *src, size_t n,
 			     struct smcr_clc_proposal *p)
 {
-	u8 *b = dup_exact(src, n);
-	int rc = smcr_clc_proposal_decode(b, n, p);
-
-	free(b);
-	return rc;
+	return DECODE_EXACT(smcr_clc_proposal_decode, src, n, p);
 }
 
 static int ac_decode_exact(const u8 *src, size_t n,
 			   struct smcr_clc_accept_confirm *m)
 {
-	u8 *b = dup_exact(src, n);
-	int rc = smcr_clc_accept_confirm_decode(b, n, m);
-
-	free(b);
-	return rc;
+	return DECODE_EXACT(smcr_clc_accept_confirm_decode, src, n, m);
 }
 
 static int decl_decode_exact(const u8 *src, size_t n,
 			     struct smcr_clc_decline *d)
 {
-	u8 *b = dup_exact(src, n);
-	int rc = smcr_clc_decline_decode(b, n, d);
-
-	free(b);
-	return rc;
+	return DECODE_EXACT(smcr_clc_decline_decode, src, n, d);
 }
 
 /* decode a message of any type with the matching decoder */
@@ -944,18 +927,12 @@ static void test_decline_reject(void)
  */
 static void test_truncation(void)
 {
-	static const struct { const u8 *msg; size_t len; } g[] = {
-		{ golden_prop, sizeof(golden_prop) },
-		{ golden_accept, sizeof(golden_accept) },
-		{ golden_confirm, sizeof(golden_confirm) },
-		{ golden_decline, sizeof(golden_decline) },
-		{ golden_decline_v2, sizeof(golden_decline_v2) },
-	};
+	const struct wire_seed *g = goldens;
 	u8 b[SMCR_CLC_MAX_LEN];
 	unsigned int i;
 	size_t n;
 
-	for (i = 0; i < ARRAY_LEN(g); i++) {
+	for (i = 0; i < ARRAY_LEN(goldens); i++) {
 		CHECK_EQ(any_decode_exact(g[i].msg, g[i].len), 0);
 		for (n = 0; n < g[i].len; n++) {
 			CHECK(any_decode_exact(g[i].msg, n) < 0);
@@ -1017,12 +994,7 @@ static void test_constants(void)
 	CHECK_EQ(SMCR_CLC_PROP_MIN_LEN, 52);
 }
 
-struct test {
-	const char *name;
-	void (*fn)(void);
-};
-
-static const struct test tests[] = {
+static const struct wire_test tests[] = {
 	{ "be_helpers", test_be_helpers },
 	{ "hdr_valid", test_hdr_valid },
 	{ "hdr_bad_eyecatcher", test_hdr_bad_eyecatcher },
@@ -1054,59 +1026,8 @@ static const struct test tests[] = {
 	{ "constants", test_constants },
 };
 
-static int write_file(const char *dir, const char *name, const u8 *b,
-		      size_t n)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	if (fwrite(b, 1, n, f) != n) {
-		perror(path);
-		fclose(f);
-		return 1;
-	}
-	return fclose(f) ? 1 : 0;
-}
-
-static int write_corpus(const char *dir)
-{
-	int rc = 0;
-
-	rc |= write_file(dir, "proposal_v1", golden_prop, sizeof(golden_prop));
-	rc |= write_file(dir, "accept", golden_accept, sizeof(golden_accept));
-	rc |= write_file(dir, "confirm", golden_confirm,
-			 sizeof(golden_confirm));
-	rc |= write_file(dir, "decline_v1", golden_decline,
-			 sizeof(golden_decline));
-	rc |= write_file(dir, "decline_v2", golden_decline_v2,
-			 sizeof(golden_decline_v2));
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned int i;
-	int failed = 0;
-
-	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
-		return write_corpus(argv[2]);
-
-	printf("TAP version 13\n");
-	printf("1..%zu\n", ARRAY_LEN(tests));
-	for (i = 0; i < ARRAY_LEN(tests); i++) {
-		cur_fail = 0;
-		tests[i].fn();
-		printf("%sok %u - %s\n", cur_fail ? "not " : "", i + 1,
-		       tests[i].name);
-		failed += cur_fail;
-	}
-	if (failed)
-		printf("# %d test(s) failed\n", failed);
-	return failed ? 1 : 0;
+	return wire_test_main(argc, argv, tests, ARRAY_LEN(tests),
+			      goldens, ARRAY_LEN(goldens));
 }

@@ -11,33 +11,8 @@
  * With "--write-corpus DIR" the program instead writes the golden
  * messages into DIR as seeds for the fuzzer.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "smcr_wire_llc.h"
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-static int cur_fail;
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			printf("# %s:%d: check failed: %s\n",		\
-			       __FILE__, __LINE__, #cond);		\
-			cur_fail = 1;					\
-		}							\
-	} while (0)
-
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		if (_a != _b) {						\
-			printf("# %s:%d: %s == %lld, expected %lld\n",	\
-			       __FILE__, __LINE__, #a, _a, _b);		\
-			cur_fail = 1;					\
-		}							\
-	} while (0)
+#include "wire_test.h"
 
 /* CONFIRM LINK request as the Linux server sends it */
 static const u8 golden_confirm_link[SMCR_LLC_MSG_LEN] = {
@@ -152,19 +127,16 @@ static const u8 golden_test_link[SMCR_LLC_MSG_LEN] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
-static const struct {
-	const char *name;
-	const u8 *msg;
-} goldens[] = {
-	{ "confirm_link", golden_confirm_link },
-	{ "add_link", golden_add_link },
-	{ "add_link_rej", golden_add_link_rej },
-	{ "add_link_cont", golden_add_link_cont },
-	{ "delete_link", golden_delete_link },
-	{ "confirm_rkey", golden_confirm_rkey },
-	{ "confirm_rkey_cont", golden_confirm_rkey_cont },
-	{ "delete_rkey", golden_delete_rkey },
-	{ "test_link", golden_test_link },
+static const struct wire_seed goldens[] = {
+	{ "confirm_link", golden_confirm_link, SMCR_LLC_MSG_LEN },
+	{ "add_link", golden_add_link, SMCR_LLC_MSG_LEN },
+	{ "add_link_rej", golden_add_link_rej, SMCR_LLC_MSG_LEN },
+	{ "add_link_cont", golden_add_link_cont, SMCR_LLC_MSG_LEN },
+	{ "delete_link", golden_delete_link, SMCR_LLC_MSG_LEN },
+	{ "confirm_rkey", golden_confirm_rkey, SMCR_LLC_MSG_LEN },
+	{ "confirm_rkey_cont", golden_confirm_rkey_cont, SMCR_LLC_MSG_LEN },
+	{ "delete_rkey", golden_delete_rkey, SMCR_LLC_MSG_LEN },
+	{ "test_link", golden_test_link, SMCR_LLC_MSG_LEN },
 };
 
 static void fill_seq(u8 *dst, size_t n, u8 first)
@@ -253,6 +225,14 @@ static void golden_delete_link_struct(struct smcr_llc_msg *m)
 	m->u.delete_link.reason = SMCR_LLC_DEL_NO_ASYM_NEEDED;
 }
 
+static void set_rtoken(struct smcr_llc_rtoken *t, u8 link_num, u32 rkey,
+		       u64 vaddr)
+{
+	t->link_num = link_num;
+	t->rkey = rkey;
+	t->vaddr = vaddr;
+}
+
 static void golden_confirm_rkey_struct(struct smcr_llc_msg *m)
 {
 	struct smcr_llc_confirm_rkey *r = &m->u.confirm_rkey;
@@ -262,12 +242,8 @@ static void golden_confirm_rkey_struct(struct smcr_llc_msg *m)
 	r->num_tkns = 2;
 	r->rkey = 0xc1c2c3c4;
 	r->vaddr = 0x00007f1234567800ULL;
-	r->others[0].link_num = 2;
-	r->others[0].rkey = 0xd1d2d3d4;
-	r->others[0].vaddr = 0x00007f9abcdef000ULL;
-	r->others[1].link_num = 3;
-	r->others[1].rkey = 0xe1e2e3e4;
-	r->others[1].vaddr = 0x8000000000001000ULL;
+	set_rtoken(&r->others[0], 2, 0xd1d2d3d4, 0x00007f9abcdef000ULL);
+	set_rtoken(&r->others[1], 3, 0xe1e2e3e4, 0x8000000000001000ULL);
 }
 
 static void golden_confirm_rkey_cont_struct(struct smcr_llc_msg *m)
@@ -279,15 +255,9 @@ static void golden_confirm_rkey_cont_struct(struct smcr_llc_msg *m)
 	r->resp = true;
 	r->negative = true;
 	r->num_tkns_left = 3;
-	r->others[0].link_num = 4;
-	r->others[0].rkey = 0x41424344;
-	r->others[0].vaddr = 0x0102030405060708ULL;
-	r->others[1].link_num = 5;
-	r->others[1].rkey = 0x51525354;
-	r->others[1].vaddr = 0x1112131415161718ULL;
-	r->others[2].link_num = 6;
-	r->others[2].rkey = 0x61626364;
-	r->others[2].vaddr = 0x2122232425262728ULL;
+	set_rtoken(&r->others[0], 4, 0x41424344, 0x0102030405060708ULL);
+	set_rtoken(&r->others[1], 5, 0x51525354, 0x1112131415161718ULL);
+	set_rtoken(&r->others[2], 6, 0x61626364, 0x2122232425262728ULL);
 }
 
 static void golden_delete_rkey_struct(struct smcr_llc_msg *m)
@@ -311,6 +281,15 @@ static void golden_test_link_struct(struct smcr_llc_msg *m)
 	m->type = SMCR_LLC_TYPE_TEST_LINK;
 	m->u.test_link.resp = true;
 	fill_seq(m->u.test_link.user_data, 16, 0x70);
+}
+
+/* build the struct with @mk and check it against @golden */
+static void golden_case(void (*mk)(struct smcr_llc_msg *m), const u8 *golden)
+{
+	struct smcr_llc_msg m;
+
+	mk(&m);
+	check_golden(&m, golden);
 }
 
 static void test_confirm_link_golden(void)
@@ -341,50 +320,32 @@ static void test_add_link_golden(void)
 
 static void test_add_link_cont_golden(void)
 {
-	struct smcr_llc_msg m;
-
-	golden_add_link_cont_struct(&m);
-	check_golden(&m, golden_add_link_cont);
+	golden_case(golden_add_link_cont_struct, golden_add_link_cont);
 }
 
 static void test_delete_link_golden(void)
 {
-	struct smcr_llc_msg m;
-
-	golden_delete_link_struct(&m);
-	check_golden(&m, golden_delete_link);
+	golden_case(golden_delete_link_struct, golden_delete_link);
 }
 
 static void test_confirm_rkey_golden(void)
 {
-	struct smcr_llc_msg m;
-
-	golden_confirm_rkey_struct(&m);
-	check_golden(&m, golden_confirm_rkey);
+	golden_case(golden_confirm_rkey_struct, golden_confirm_rkey);
 }
 
 static void test_confirm_rkey_cont_golden(void)
 {
-	struct smcr_llc_msg m;
-
-	golden_confirm_rkey_cont_struct(&m);
-	check_golden(&m, golden_confirm_rkey_cont);
+	golden_case(golden_confirm_rkey_cont_struct, golden_confirm_rkey_cont);
 }
 
 static void test_delete_rkey_golden(void)
 {
-	struct smcr_llc_msg m;
-
-	golden_delete_rkey_struct(&m);
-	check_golden(&m, golden_delete_rkey);
+	golden_case(golden_delete_rkey_struct, golden_delete_rkey);
 }
 
 static void test_test_link_golden(void)
 {
-	struct smcr_llc_msg m;
-
-	golden_test_link_struct(&m);
-	check_golden(&m, golden_test_link);
+	golden_case(golden_test_link_struct, golden_test_link);
 }
 
 /* encode, check the header, decode and compare with the input */
@@ -838,12 +799,7 @@ static void test_constants(void)
 	CHECK(4 + 4 + SMCR_LLC_DEL_RKEY_MAX * 4 <= SMCR_LLC_MSG_LEN);
 }
 
-struct test {
-	const char *name;
-	void (*fn)(void);
-};
-
-static const struct test tests[] = {
+static const struct wire_test tests[] = {
 	{ "confirm_link_golden", test_confirm_link_golden },
 	{ "add_link_golden", test_add_link_golden },
 	{ "add_link_cont_golden", test_add_link_cont_golden },
@@ -864,55 +820,8 @@ static const struct test tests[] = {
 	{ "constants", test_constants },
 };
 
-static int write_file(const char *dir, const char *name, const u8 *b,
-		      size_t n)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	if (fwrite(b, 1, n, f) != n) {
-		perror(path);
-		fclose(f);
-		return 1;
-	}
-	return fclose(f) ? 1 : 0;
-}
-
-static int write_corpus(const char *dir)
-{
-	unsigned int i;
-	int rc = 0;
-
-	for (i = 0; i < ARRAY_LEN(goldens); i++)
-		rc |= write_file(dir, goldens[i].name, goldens[i].msg,
-				 SMCR_LLC_MSG_LEN);
-	return rc;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned int i;
-	int failed = 0;
-
-	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
-		return write_corpus(argv[2]);
-
-	printf("TAP version 13\n");
-	printf("1..%zu\n", ARRAY_LEN(tests));
-	for (i = 0; i < ARRAY_LEN(tests); i++) {
-		cur_fail = 0;
-		tests[i].fn();
-		printf("%sok %u - %s\n", cur_fail ? "not " : "", i + 1,
-		       tests[i].name);
-		failed += cur_fail;
-	}
-	if (failed)
-		printf("# %d test(s) failed\n", failed);
-	return failed ? 1 : 0;
+	return wire_test_main(argc, argv, tests, ARRAY_LEN(tests),
+			      goldens, ARRAY_LEN(goldens));
 }

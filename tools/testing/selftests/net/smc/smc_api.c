@@ -50,51 +50,6 @@ static int wait_fd(int fd, short events, int ms)
 	return p.revents;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* read exactly @len bytes; -1 on error or early EOF */
-static int read_full(int fd, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = recv(fd, p, len, MSG_WAITALL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static void set_io_timeout(int fd, int ms)
-{
-	struct timeval tv = { .tv_sec = ms / 1000,
-			      .tv_usec = (ms % 1000) * 1000 };
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
-
 FIXTURE(api) {
 	int lfd;			/* listening AF_SMC socket */
 	struct sockaddr_storage addr;	/* its address */
@@ -205,8 +160,8 @@ static int make_pair(struct _test_data_api *self,
 		close(*cfd);
 		return -1;
 	}
-	set_io_timeout(*cfd, IO_TIMEOUT_MS);
-	set_io_timeout(*sfd, IO_TIMEOUT_MS);
+	smc_set_timeouts(*cfd, IO_TIMEOUT_MS);
+	smc_set_timeouts(*sfd, IO_TIMEOUT_MS);
 	return 0;
 }
 
@@ -216,11 +171,11 @@ TEST_F(api, connect_accept_data)
 	int c, s;
 
 	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
-	ASSERT_EQ(0, write_all(c, "ping from client", 16));
-	ASSERT_EQ(0, read_full(s, buf, 16));
+	ASSERT_EQ(0, smc_write_all(c, "ping from client", 16));
+	ASSERT_EQ(0, smc_read_full(s, buf, 16, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "ping from client", 16));
-	ASSERT_EQ(0, write_all(s, "pong from server!", 17));
-	ASSERT_EQ(0, read_full(c, buf, 17));
+	ASSERT_EQ(0, smc_write_all(s, "pong from server!", 17));
+	ASSERT_EQ(0, smc_read_full(c, buf, 17, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "pong from server!", 17));
 	close(c);
 	/* orderly close: server sees EOF */
@@ -261,7 +216,7 @@ TEST_F(api, nonblock_connect)
 	ASSERT_EQ(3, recv(c, buf, sizeof(buf), 0));
 	ASSERT_EQ(0, memcmp(buf, "abc", 3));
 	ASSERT_EQ(3, send(c, "xyz", 3, 0));
-	ASSERT_EQ(0, read_full(s, buf, 3));
+	ASSERT_EQ(0, smc_read_full(s, buf, 3, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "xyz", 3));
 	close(c);
 	close(s);
@@ -408,14 +363,14 @@ TEST_F(api, shutdown_wr)
 	int c, s;
 
 	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
-	ASSERT_EQ(0, write_all(c, "abc", 3));
+	ASSERT_EQ(0, smc_write_all(c, "abc", 3));
 	ASSERT_EQ(0, shutdown(c, SHUT_WR));
-	ASSERT_EQ(0, read_full(s, buf, 3));
+	ASSERT_EQ(0, smc_read_full(s, buf, 3, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "abc", 3));
 	ASSERT_EQ(0, recv(s, buf, sizeof(buf), 0));	/* EOF */
 	/* the other direction still works */
-	ASSERT_EQ(0, write_all(s, "reply", 5));
-	ASSERT_EQ(0, read_full(c, buf, 5));
+	ASSERT_EQ(0, smc_write_all(s, "reply", 5));
+	ASSERT_EQ(0, smc_read_full(c, buf, 5, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "reply", 5));
 	/* writing after SHUT_WR: EPIPE */
 	ASSERT_EQ(-1, send(c, "z", 1, MSG_NOSIGNAL));
@@ -436,8 +391,8 @@ TEST_F(api, shutdown_rd)
 	ASSERT_EQ(0, recv(c, buf, sizeof(buf), MSG_DONTWAIT));
 	ASSERT_TRUE(wait_fd(c, POLLIN, 0) & POLLIN);
 	/* sending still works */
-	ASSERT_EQ(0, write_all(c, "still", 5));
-	ASSERT_EQ(0, read_full(s, buf, 5));
+	ASSERT_EQ(0, smc_write_all(c, "still", 5));
+	ASSERT_EQ(0, smc_read_full(s, buf, 5, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "still", 5));
 	close(c);
 	close(s);
@@ -477,7 +432,7 @@ TEST_F(api, msg_peek_dontwait)
 	/* idle: MSG_DONTWAIT gives EAGAIN on a blocking socket */
 	ASSERT_EQ(-1, recv(c, buf, sizeof(buf), MSG_DONTWAIT));
 	ASSERT_EQ(EAGAIN, errno);
-	ASSERT_EQ(0, write_all(s, "hello world", 11));
+	ASSERT_EQ(0, smc_write_all(s, "hello world", 11));
 	ASSERT_EQ(11, recv(c, buf, 11, MSG_PEEK | MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "hello world", 11));
 	ASSERT_EQ(5, recv(c, buf, 5, MSG_PEEK));
@@ -509,7 +464,7 @@ static void *chunk_sender_fn(void *arg)
 	for (i = 0; i < cs->chunks; i++) {
 		usleep(cs->delay_ms * 1000);
 		smc_pat_fill(7, i * cs->len, buf, cs->len);
-		if (write_all(cs->fd, buf, cs->len))
+		if (smc_write_all(cs->fd, buf, cs->len))
 			cs->err = errno;
 	}
 	return NULL;
@@ -531,7 +486,7 @@ TEST_F(api, msg_waitall)
 	smc_pat_fill(7, 0, exp, sizeof(exp));
 	ASSERT_EQ(0, memcmp(buf, exp, sizeof(exp)));
 	/* MSG_WAITALL ends early at EOF with what was there */
-	ASSERT_EQ(0, write_all(s, "tail", 4));
+	ASSERT_EQ(0, smc_write_all(s, "tail", 4));
 	ASSERT_EQ(0, shutdown(s, SHUT_WR));
 	ASSERT_EQ(4, recv(c, buf, sizeof(buf), MSG_WAITALL));
 	close(c);
@@ -644,8 +599,8 @@ TEST_F(api, reuseaddr_rebind)
 	ASSERT_LE(0, c);
 	s = accept_to(l, IO_TIMEOUT_MS);
 	ASSERT_LE(0, s);
-	ASSERT_EQ(0, write_all(c, "r", 1));
-	ASSERT_EQ(0, read_full(s, &b, 1));
+	ASSERT_EQ(0, smc_write_all(c, "r", 1));
+	ASSERT_EQ(0, smc_read_full(s, &b, 1, MSG_WAITALL));
 	/* server closes first: its side of the port goes to TIME_WAIT */
 	close(s);
 	ASSERT_EQ(0, recv(c, &b, 1, 0));
@@ -683,7 +638,7 @@ TEST_F(api, rcvtimeo)
 	ASSERT_EQ(EAGAIN, errno);
 	ASSERT_LE(200, dt);
 	/* the connection still works after the timeout */
-	ASSERT_EQ(0, write_all(s, "k", 1));
+	ASSERT_EQ(0, smc_write_all(s, "k", 1));
 	ASSERT_EQ(1, recv(c, &b, 1, 0));
 	ASSERT_EQ('k', b);
 	close(c);
@@ -764,8 +719,8 @@ TEST_F(api, tcp_sockopts)
 	ASSERT_EQ(33, getint(u, SOL_TCP, TCP_KEEPIDLE));
 	ASSERT_GE(1000, getint(u, SOL_TCP, TCP_MAXSEG));
 	ASSERT_LT(0, getint(u, SOL_TCP, TCP_MAXSEG));
-	ASSERT_EQ(0, write_all(u, "m", 1));
-	ASSERT_EQ(0, read_full(s, &b, 1));
+	ASSERT_EQ(0, smc_write_all(u, "m", 1));
+	ASSERT_EQ(0, smc_read_full(s, &b, 1, MSG_WAITALL));
 	close(u);
 	close(s);
 
@@ -798,9 +753,9 @@ TEST_F(api, tcp_sockopts)
 	ASSERT_EQ(0, getint(c, SOL_SOCKET, SO_ACCEPTCONN));
 	/* corked data still flows once uncorked */
 	ASSERT_EQ(0, setint(c, SOL_TCP, TCP_CORK, 1));
-	ASSERT_EQ(0, write_all(c, "cork", 4));
+	ASSERT_EQ(0, smc_write_all(c, "cork", 4));
 	ASSERT_EQ(0, setint(c, SOL_TCP, TCP_CORK, 0));
-	ASSERT_EQ(0, read_full(s, buf, 4));
+	ASSERT_EQ(0, smc_read_full(s, buf, 4, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(buf, "cork", 4));
 	close(c);
 	close(s);
@@ -1064,7 +1019,7 @@ static void *xfer_send_fn(void *arg)
 			n = XFER_CHUNK;
 		smc_pat_fill(x->seed, x->done, buf, n);
 		smc_sha_update(&sha, buf, n);
-		if (write_all(x->fd, buf, n)) {
+		if (smc_write_all(x->fd, buf, n)) {
 			x->err = errno;
 			break;
 		}
@@ -1127,8 +1082,8 @@ TEST_F_TIMEOUT(api, bulk_64m_both_ways, 240)
 	env = getenv("SMC_API_BULK_MB");
 	bytes = (size_t)(env ? atoi(env) : 64) << 20;
 	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
-	set_io_timeout(c, 60000);
-	set_io_timeout(s, 60000);
+	smc_set_timeouts(c, 60000);
+	smc_set_timeouts(s, 60000);
 	memset(&cs, 0, sizeof(cs));
 	cs.fd = c;
 	cs.seed = 0x5eed0001;
@@ -1175,7 +1130,7 @@ static void *echo_fn(void *arg)
 		n = recv(fd, buf, sizeof(buf), 0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0 || write_all(fd, buf, n))
+		if (n <= 0 || smc_write_all(fd, buf, n))
 			break;
 	}
 	return NULL;
@@ -1210,14 +1165,14 @@ TEST_F(api, small_messages)
 			n = 1 + rnd % 3000;
 		}
 		smc_pat_fill(i, 0, out, n);
-		ASSERT_EQ(0, write_all(c, out, n)) TH_LOG("size %zu", n);
-		ASSERT_EQ(0, read_full(c, in, n)) TH_LOG("size %zu", n);
+		ASSERT_EQ(0, smc_write_all(c, out, n)) TH_LOG("size %zu", n);
+		ASSERT_EQ(0, smc_read_full(c, in, n, MSG_WAITALL)) TH_LOG("size %zu", n);
 		ASSERT_EQ(0, memcmp(out, in, n)) TH_LOG("size %zu", n);
 	}
 	/* a burst of 1 byte sends, read back as one stream */
 	for (i = 0; i < 1000; i++)
 		ASSERT_EQ(1, send(c, &out[i], 1, 0));
-	ASSERT_EQ(0, read_full(c, in, 1000));
+	ASSERT_EQ(0, smc_read_full(c, in, 1000, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(out, in, 1000));
 	shutdown(c, SHUT_WR);
 	pthread_join(th, NULL);
@@ -1227,41 +1182,44 @@ TEST_F(api, small_messages)
 	close(s);
 }
 
-TEST_F(api, close_unread)
+/*
+ * @closer closes with 64 KiB from @peer unread: the close does not linger
+ * and @peer then reads EOF or a reset.
+ */
+static void close_unread_check(struct __test_metadata *_metadata,
+			       int closer, int peer)
 {
 	uint8_t buf[65536] = { 0 };
 	long long t0;
+	ssize_t n;
+
+	ASSERT_EQ(0, smc_write_all(peer, buf, sizeof(buf)));
+	usleep(100000);
+	t0 = smc_now_ms();
+	close(closer);
+	ASSERT_GT(2000, smc_now_ms() - t0);
+	ASSERT_NE(0, wait_fd(peer, POLLIN, IO_TIMEOUT_MS));
+	n = recv(peer, buf, sizeof(buf), 0);
+	ASSERT_GE(0, n);
+	if (n < 0)
+		ASSERT_EQ(ECONNRESET, errno);
+}
+
+TEST_F(api, close_unread)
+{
 	ssize_t n;
 	int c, s;
 
 	/* client closes with unread data from the server */
 	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
-	ASSERT_EQ(0, write_all(s, buf, sizeof(buf)));
-	usleep(100000);
-	t0 = smc_now_ms();
-	close(c);
-	ASSERT_GT(2000, smc_now_ms() - t0);
-	ASSERT_NE(0, wait_fd(s, POLLIN, IO_TIMEOUT_MS));
-	n = recv(s, buf, sizeof(buf), 0);
-	ASSERT_GE(0, n);
-	if (n < 0)
-		ASSERT_EQ(ECONNRESET, errno);
+	close_unread_check(_metadata, c, s);
 	close(s);
 
 	/* server closes with unread data from the client */
 	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
-	ASSERT_EQ(0, write_all(c, buf, sizeof(buf)));
-	usleep(100000);
-	t0 = smc_now_ms();
-	close(s);
-	ASSERT_GT(2000, smc_now_ms() - t0);
-	ASSERT_NE(0, wait_fd(c, POLLIN, IO_TIMEOUT_MS));
-	n = recv(c, buf, sizeof(buf), 0);
-	ASSERT_GE(0, n);
-	if (n < 0)
-		ASSERT_EQ(ECONNRESET, errno);
+	close_unread_check(_metadata, s, c);
 	/* and sending to the reset connection fails, no SIGPIPE */
-	n = send(c, buf, 1, MSG_NOSIGNAL);
+	n = send(c, "x", 1, MSG_NOSIGNAL);
 	if (n < 0)
 		ASSERT_TRUE(errno == EPIPE || errno == ECONNRESET);
 	close(c);
@@ -1276,7 +1234,7 @@ TEST_F(api, listener_closed)
 	/* a connection still in the accept queue when the listener closes */
 	c = connect_to(variant, &self->addr, self->alen);
 	ASSERT_LE(0, c);
-	set_io_timeout(c, IO_TIMEOUT_MS);
+	smc_set_timeouts(c, IO_TIMEOUT_MS);
 	ASSERT_TRUE(wait_fd(self->lfd, POLLIN, IO_TIMEOUT_MS) & POLLIN);
 	close(self->lfd);
 	self->lfd = -1;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -184,6 +185,68 @@ static inline uint16_t smc_addr_port(const struct sockaddr_storage *ss)
 	if (ss->ss_family == AF_INET6)
 		return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
 	return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+}
+
+/* send all @len bytes of @buf; -1 on error */
+static inline int smc_write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Read exactly @len bytes, passing @flags to recv(); -1 on error or on
+ * early EOF (errno EPIPE).
+ */
+static inline int smc_read_full(int fd, void *buf, size_t len, int flags)
+{
+	uint8_t *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = recv(fd, p, len, flags);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EPIPE;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* receive and send timeouts of @ms milliseconds */
+static inline void smc_set_timeouts(int fd, int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000,
+			      .tv_usec = (ms % 1000) * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+/* stream socket of @family: AF_SMC if @smc, else plain TCP */
+static inline int smc_stream_socket(bool smc, int family)
+{
+	if (smc)
+		return socket(AF_SMC, SOCK_STREAM,
+			      family == AF_INET6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
+	return socket(family, SOCK_STREAM, 0);
 }
 
 /*

@@ -63,44 +63,6 @@ struct dir {
 	uint64_t bad_off;
 };
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = recv(fd, p, len, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!n)
-				errno = EPIPE;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void *send_fn(void *arg)
 {
 	struct dir *d = arg;
@@ -118,7 +80,7 @@ static void *send_fn(void *arg)
 		n = d->bytes - d->done < CHUNK ? d->bytes - d->done : CHUNK;
 		smc_pat_fill(d->seed, d->done, buf, n);
 		smc_sha_update(&sha, buf, n);
-		if (write_all(d->fd, buf, n)) {
+		if (smc_write_all(d->fd, buf, n)) {
 			d->err = errno;
 			break;
 		}
@@ -209,8 +171,8 @@ static int run_exchange(const struct opts *o, int fd, long idx, const char *who)
 
 	memcpy(hello, HELLO_MAGIC, 8);
 	put_be64(hello + 8, o->bytes);
-	if (write_all(fd, hello, sizeof(hello)) ||
-	    read_full(fd, phello, sizeof(phello))) {
+	if (smc_write_all(fd, hello, sizeof(hello)) ||
+	    smc_read_full(fd, phello, sizeof(phello), 0)) {
 		what = "hello";
 		goto io_err;
 	}
@@ -247,8 +209,8 @@ static int run_exchange(const struct opts *o, int fd, long idx, const char *who)
 		       (unsigned long long)o->bytes);
 		return -1;
 	}
-	if (write_all(fd, tx.md, sizeof(tx.md)) ||
-	    read_full(fd, pmd, sizeof(pmd))) {
+	if (smc_write_all(fd, tx.md, sizeof(tx.md)) ||
+	    smc_read_full(fd, pmd, sizeof(pmd), 0)) {
 		what = "sending/receiving the digest";
 		goto io_err;
 	}
@@ -268,22 +230,6 @@ io_err:
 	return -1;
 }
 
-static int new_socket(const struct opts *o, int family)
-{
-	if (o->smc)
-		return socket(AF_SMC, SOCK_STREAM,
-			      family == AF_INET6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
-	return socket(family, SOCK_STREAM, 0);
-}
-
-static void set_timeouts(int fd, int sec)
-{
-	struct timeval tv = { .tv_sec = sec };
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
-
 static int echo_conn(int fd)
 {
 	uint8_t buf[CHUNK];
@@ -296,7 +242,7 @@ static int echo_conn(int fd)
 			continue;
 		if (n <= 0)
 			break;
-		if (write_all(fd, buf, n))
+		if (smc_write_all(fd, buf, n))
 			return -1;
 		total += n;
 	}
@@ -314,7 +260,7 @@ static int run_server(const struct opts *o)
 	long i;
 	FILE *f;
 
-	lfd = new_socket(o, family);
+	lfd = smc_stream_socket(o->smc, family);
 	if (lfd < 0) {
 		printf("not ok - smc_peer server: socket: %s\n", strerror(errno));
 		return 1;
@@ -352,7 +298,7 @@ static int run_server(const struct opts *o)
 			inet_ntop(AF_INET,
 				  &((struct sockaddr_in *)&peer)->sin_addr,
 				  host, sizeof(host));
-		set_timeouts(fd, o->timeout);
+		smc_set_timeouts(fd, o->timeout * 1000);
 		if (o->echo) {
 			if (echo_conn(fd))
 				fails++;
@@ -377,7 +323,7 @@ static int connect_retry(const struct opts *o, struct sockaddr_storage *ss,
 	int fd, err;
 
 	for (;;) {
-		fd = new_socket(o, ss->ss_family);
+		fd = smc_stream_socket(o->smc, ss->ss_family);
 		if (fd < 0)
 			return -1;
 		if (!connect(fd, (struct sockaddr *)ss, alen))
@@ -419,7 +365,7 @@ static int run_client(const struct opts *o)
 			       strerror(errno));
 			return 1;
 		}
-		set_timeouts(fd, o->timeout);
+		smc_set_timeouts(fd, o->timeout * 1000);
 		if (run_exchange(o, fd, i, who))
 			fails++;
 		close(fd);

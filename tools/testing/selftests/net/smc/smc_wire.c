@@ -333,24 +333,6 @@ static void cap_flush(int fd)
 
 /* ---- application side ---- */
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* read until EOF into @buf (at most @max); returns the count or -1 */
 static ssize_t read_eof(int fd, uint8_t *buf, size_t max)
 {
@@ -369,22 +351,6 @@ static ssize_t read_eof(int fd, uint8_t *buf, size_t max)
 			return -1;
 		got += n;
 	}
-}
-
-static void set_timeouts(int fd)
-{
-	struct timeval tv = { .tv_sec = 30 };
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
-
-static int mk_socket(bool smc, int family)
-{
-	if (smc)
-		return socket(AF_SMC, SOCK_STREAM,
-			      family == AF_INET6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
-	return socket(family, SOCK_STREAM, 0);
 }
 
 #define SEED_C2S	0xc2500001ull
@@ -412,13 +378,13 @@ static void *server_fn(void *arg)
 		sa->err = errno;
 		goto out;
 	}
-	set_timeouts(fd);
+	smc_set_timeouts(fd, 30000);
 	sa->got = read_eof(fd, in, sa->bytes);
 	smc_pat_fill(SEED_C2S, 0, out, sa->bytes);
 	sa->data_ok = sa->got == (ssize_t)sa->bytes &&
 		      !memcmp(in, out, sa->bytes);
 	smc_pat_fill(SEED_S2C, 0, out, sa->bytes);
-	if (write_all(fd, out, sa->bytes))
+	if (smc_write_all(fd, out, sa->bytes))
 		sa->err = errno;
 	close(fd);
 out:
@@ -450,7 +416,7 @@ static int run_apps(struct conn *c)
 	if (local) {
 		alen = smc_make_addr(o.ipv6 ? "::1" : "127.0.0.1", o.port, &ss);
 		family = ss.ss_family;
-		lfd = mk_socket(o.mode != M_TCP_SERVER, family);
+		lfd = smc_stream_socket(o.mode != M_TCP_SERVER, family);
 		if (lfd < 0) {
 			ok(false, "server socket: %s", strerror(errno));
 			goto out;
@@ -472,12 +438,12 @@ static int run_apps(struct conn *c)
 	}
 	c->sport = smc_addr_port(&ss);
 
-	fd = mk_socket(o.mode != M_TCP_CLIENT && !o.client_tcp, family);
+	fd = smc_stream_socket(o.mode != M_TCP_CLIENT && !o.client_tcp, family);
 	if (fd < 0) {
 		ok(false, "client socket: %s", strerror(errno));
 		goto join;
 	}
-	set_timeouts(fd);
+	smc_set_timeouts(fd, 30000);
 	if (connect(fd, (struct sockaddr *)&ss, alen)) {
 		ok(false, "connect: %s", strerror(errno));
 		close(fd);
@@ -485,7 +451,7 @@ static int run_apps(struct conn *c)
 	}
 	smc_pat_fill(SEED_C2S, 0, out, o.bytes);
 	if (local) {
-		if (write_all(fd, out, o.bytes) || shutdown(fd, SHUT_WR)) {
+		if (smc_write_all(fd, out, o.bytes) || shutdown(fd, SHUT_WR)) {
 			ok(false, "client send: %s", strerror(errno));
 			close(fd);
 			goto join;
@@ -494,7 +460,7 @@ static int run_apps(struct conn *c)
 		smc_pat_fill(SEED_S2C, 0, out, o.bytes);
 	} else {
 		/* the remote server echoes: send, read it all back, close */
-		if (write_all(fd, out, o.bytes)) {
+		if (smc_write_all(fd, out, o.bytes)) {
 			ok(false, "client send: %s", strerror(errno));
 			close(fd);
 			goto join;
