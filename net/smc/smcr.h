@@ -168,6 +168,8 @@ void smcr_buf_free(struct smcr_sock *smc);
 void smcr_llc_rx(struct smcr_link *link, const u8 *msg);
 void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
 void smcr_llc_delete_link(struct smcr_link *link);
+void smcr_llc_testlink_start(struct smcr_link *link);
+void smcr_llc_testlink_work(struct work_struct *work);
 int smcr_llc_confirm_link_server(struct smcr_link *link);
 int smcr_llc_confirm_link_client(struct smcr_link *link,
 				 int (*before_resp)(void *arg), void *arg);

@@ -58,6 +58,7 @@ static void smcr_lgr_release(struct kref *kref)
 	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
 
 	trace_smcr_lgr(lgr, "freed");
+	cancel_delayed_work_sync(&lgr->link.testlink_work);
 	smcr_link_clear(&lgr->link);
 	smcr_ib_put_port(&lgr->link.port);
 	xa_destroy(&lgr->conns);
@@ -201,6 +202,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, const u8 *peer_id,
 	lgr->link.link_id = 1;
 	lgr->link.state = SMCR_LINK_ACTIVATING;
 	INIT_WORK(&lgr->link.fail_work, smcr_link_fail_work);
+	INIT_DELAYED_WORK(&lgr->link.testlink_work, smcr_llc_testlink_work);
 
 	rc = smcr_link_init(&lgr->link);
 	if (rc) {

@@ -113,6 +113,7 @@ struct smcr_wr_tx {
  * @rx_pending: receives posted and not completed yet
  * @cdc_seq: sequence number of the last CDC message sent (A.4)
  * @fail_work: takes the group down after the link failed
+ * @testlink_work: TEST LINK keepalive of an active link (§3.5.5.5)
  * @llc_resp: answer to the LLC request in flight (one at a time, §3.5.5.3)
  * @llc_expect: LLC type (with SMCR_LLC_EXPECT_RESP for a response) the
  *	waiter of @llc_done expects, 0 when nobody waits
@@ -160,6 +161,7 @@ struct smcr_link {
 	struct mutex		reg_lock;	/* see above */
 	enum ib_wc_status	reg_status;
 	struct work_struct	fail_work;
+	struct delayed_work	testlink_work;
 };
 
 /**

@@ -9,6 +9,8 @@
  * are answered from a work item, since sending may sleep.
  */
 
+#include <linux/module.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "smcr.h"
@@ -199,8 +201,10 @@ int smcr_llc_confirm_link_server(struct smcr_link *link)
 		rc = smcr_llc_wait(link, &m);
 	if (!rc)
 		rc = smcr_llc_check_confirm(link, &m, true);
-	if (!rc)
+	if (!rc) {
 		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
+		smcr_llc_testlink_start(link);
+	}
 	return rc;
 }
 
@@ -232,8 +236,10 @@ int smcr_llc_confirm_link_client(struct smcr_link *link,
 	link->link_id = m.u.confirm_link.link_num;
 	smcr_llc_fill_confirm(link, &m, true);
 	rc = smcr_llc_send(link, &m);
-	if (!rc)
+	if (!rc) {
 		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
+		smcr_llc_testlink_start(link);
+	}
 	return rc;
 }
 
@@ -258,4 +264,55 @@ void smcr_llc_delete_link(struct smcr_link *link)
 	/* on the wire before the QP goes to error and flushes it */
 	wait_event_timeout(link->tx_wait, !READ_ONCE(link->tx_busy),
 			   SMCR_LLC_WAIT);
+}
+
+/* Seconds between TEST LINK probes of an active link, 0 for none */
+static unsigned int testlink_time = 30;
+module_param(testlink_time, uint, 0644);
+MODULE_PARM_DESC(testlink_time, "Seconds between TEST LINK keepalives (0: off)");
+
+/**
+ * smcr_llc_testlink_start() - (re)arm the keepalive of an active link
+ * @link: link
+ */
+void smcr_llc_testlink_start(struct smcr_link *link)
+{
+	unsigned int secs = READ_ONCE(testlink_time);
+
+	if (secs && READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
+		mod_delayed_work(smcr_hs_wq, &link->testlink_work, secs * HZ);
+}
+
+/**
+ * smcr_llc_testlink_work() - probe a link with TEST LINK (§3.5.5.5)
+ * @work: the link's testlink_work
+ *
+ * A.3.8: the peer echoes the request; no answer within SMCR_LLC_WAIT means
+ * the peer or the path is gone, and the link group goes with it.
+ */
+void smcr_llc_testlink_work(struct work_struct *work)
+{
+	struct smcr_link *link = container_of(to_delayed_work(work),
+					      struct smcr_link, testlink_work);
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_TEST_LINK };
+	int rc;
+
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+		return;
+	/* another LLC exchange is running: it proves the link as well */
+	if (READ_ONCE(link->llc_expect)) {
+		smcr_llc_testlink_start(link);
+		return;
+	}
+	get_random_bytes(m.u.test_link.user_data,
+			 sizeof(m.u.test_link.user_data));
+	smcr_llc_expect(link, SMCR_LLC_TYPE_TEST_LINK, true);
+	rc = smcr_llc_send(link, &m);
+	if (!rc)
+		rc = smcr_llc_wait(link, &m);
+	if (rc == -ETIMEDOUT || rc == -ENOLINK) {
+		smcr_link_fail(link);
+		return;
+	}
+	smcr_llc_testlink_start(link);
 }

@@ -19,7 +19,9 @@
 #           256th opens a parallel one (§3.5.3)
 #   oob     urgent data (smc_oob.py under smc_run): SIGURG/select, the mark,
 #           SIOCATMARK, MSG_OOB, SO_OOBINLINE
-#   abort   the client is killed mid-transfer: the server sees the end,
+#   abort   the client is killed mid-transfer
+#   gone    the server's host drops off the network under an idle
+#           connection: TEST LINK notices, the client's recv ends: the server sees the end,
 #           nothing hangs
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
@@ -55,7 +57,9 @@ dmesg_clean() {
 peer() { "$BIN/smc_peer" "$@"; }
 
 setup() {
-	tap_check "insmod smcr.ko ($SMCR_ROLE)" insmod "$KO" || exit 0
+	# TEST LINK every 5 s: the gone phase waits for it
+	tap_check "insmod smcr.ko ($SMCR_ROLE)" insmod "$KO" testlink_time=5 ||
+		exit 0
 	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
 	echo 1 >$TRACE/events/smcr/enable
 }
@@ -280,6 +284,28 @@ abort() {
 	fi
 }
 
+# gone: the peer's network vanishes under an idle SMC-R connection
+gone() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run py
+	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_idle.py
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 120 "$run" python3 "$py" server --port 7580 --within 40 &
+		wait_listen 7580
+		barrier gone 60
+		sleep 3
+		ip link set eth0 down
+		barrier gone-done 90
+		ip link set eth0 up
+		wait
+	else
+		barrier gone 60
+		# TEST LINK every 5 s, no answer within 6 s, and slack for TCG
+		timeout 120 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
+			--port 7580 --within 40
+		barrier gone-done 90
+	fi
+}
+
 finish() {
 	barrier finish 120
 	# closed connections wait for their peer; give them a moment
@@ -299,5 +325,6 @@ closing
 many
 oob
 abort
+gone
 finish
 exit 0
