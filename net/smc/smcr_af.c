@@ -323,6 +323,12 @@ static __poll_t smcr_poll(struct file *file, struct socket *sock,
 	return mask;
 }
 
+#ifdef SMCR_HAVE_COPY_SPLICE_READ
+#define smcr_file_splice_read	copy_splice_read
+#else
+#define smcr_file_splice_read	generic_file_splice_read
+#endif
+
 /* Data calls go to the internal socket once the connection fell back */
 static struct socket *smcr_data_sock(struct smcr_sock *smc)
 {
@@ -386,8 +392,7 @@ static ssize_t smcr_splice_read(struct socket *sock, loff_t *ppos,
 
 	/* over SMC-R, splice reads through recvmsg like any file */
 	if (smcr_is_rdma(smc))
-		return generic_file_splice_read(sock->file, ppos, pipe, len,
-						flags);
+		return smcr_file_splice_read(sock->file, ppos, pipe, len, flags);
 	tcp = smcr_data_sock(smc);
 	if (!tcp)
 		return -ENOTCONN;
@@ -512,6 +517,20 @@ static int smcr_getsockopt(struct socket *sock, int level, int optname,
 	return rc;
 }
 
+#ifdef SMCR_HAVE_PROTO_ACCEPT_ARG
+static int smcr_accept_op(struct socket *sock, struct socket *newsock,
+			  struct proto_accept_arg *arg)
+{
+	return smcr_accept(sock, newsock, arg->flags, arg->kern);
+}
+#else
+static int smcr_accept_op(struct socket *sock, struct socket *newsock,
+			  int flags, bool kern)
+{
+	return smcr_accept(sock, newsock, flags, kern);
+}
+#endif
+
 static const struct proto_ops smcr_proto_ops = {
 	.family		= PF_SMC,
 	.owner		= THIS_MODULE,
@@ -519,7 +538,7 @@ static const struct proto_ops smcr_proto_ops = {
 	.bind		= smcr_bind,
 	.connect	= smcr_connect,
 	.socketpair	= sock_no_socketpair,
-	.accept		= smcr_accept,
+	.accept		= smcr_accept_op,
 	.getname	= smcr_getname,
 	.poll		= smcr_poll,
 	.ioctl		= smcr_ioctl,

@@ -10,21 +10,25 @@
 #if !defined(SMCR_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define SMCR_TRACE_H
 
+#include <linux/string.h>
 #include <linux/tracepoint.h>
 
 #include "smcr.h"
+
+/* Room for the event names below; a fixed array works on every kernel */
+#define SMCR_TRACE_WHAT	32
 
 TRACE_EVENT(smcr_state,
 	    TP_PROTO(const struct smcr_sock *smc, const char *what),
 	    TP_ARGS(smc, what),
 	    TP_STRUCT__entry(__field(const void *, smc)
 			     __field(int, state)
-			     __string(what, what)),
+			     __array(char, what, SMCR_TRACE_WHAT)),
 	    TP_fast_assign(__entry->smc = smc;
 			   __entry->state = smc->sk.sk_state;
-			   __assign_str(what, what);),
+			   strscpy(__entry->what, what, SMCR_TRACE_WHAT);),
 	    TP_printk("smc=%p state=%d %s", __entry->smc, __entry->state,
-		      __get_str(what))
+		      __entry->what)
 );
 
 TRACE_EVENT(smcr_fallback,
@@ -121,14 +125,14 @@ TRACE_EVENT(smcr_lgr,
 	    TP_STRUCT__entry(__field(const void *, lgr)
 			     __field(bool, server)
 			     __field(int, conns)
-			     __string(what, what)),
+			     __array(char, what, SMCR_TRACE_WHAT)),
 	    TP_fast_assign(__entry->lgr = lgr;
 			   __entry->server = lgr->server;
 			   __entry->conns = lgr->conns_num;
-			   __assign_str(what, what);),
+			   strscpy(__entry->what, what, SMCR_TRACE_WHAT);),
 	    TP_printk("lgr=%p %s conns=%d %s", __entry->lgr,
 		      __entry->server ? "server" : "client", __entry->conns,
-		      __get_str(what))
+		      __entry->what)
 );
 
 #endif /* SMCR_TRACE_H */
