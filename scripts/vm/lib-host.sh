@@ -60,6 +60,12 @@ moddep_line() {
 		"/lib/modules/$kver/modules.dep"
 }
 
+# Whether module NAME is built into KVER (modules.builtin lists its path)
+builtin_module() {
+	local kver=$1 name=$2
+	grep -Eq "/${name//[-_]/[-_]}\.ko\$" "/lib/modules/$kver/modules.builtin"
+}
+
 # Emit module paths in load order (dependencies first), de-duplicated.
 resolve_modules() {
 	local kver=$1; shift
@@ -81,7 +87,11 @@ resolve_modules() {
 	local m line
 	for m in "$@"; do
 		line=$(moddep_line "$kver" "$m")
-		[[ -n $line ]] || die "module $m not in modules.dep of $kver"
+		if [[ -z $line ]]; then
+			# built into this kernel (virtio_pci is on 6.12): nothing to load
+			builtin_module "$kver" "$m" && continue
+			die "module $m not in modules.dep of $kver"
+		fi
 		_visit "${line%% *}"
 	done
 	printf '%s\n' "${order[@]}"
@@ -111,18 +121,22 @@ install_module() {
 }
 
 build_initramfs() {
-	local kver=$1 out=$2 tree mod
+	local kver=$1 out=$2 tree mod mods
 	tree=$(mktemp -d)
 	mkdir -p "$tree"/{bin,dev,proc,sys,newroot,lib/modules}
 	cp /bin/busybox "$tree/bin/busybox"
 	cp "$VM_DIR/stage1-init" "$tree/init"
 	chmod 755 "$tree/init"
 	: >"$tree/lib/modules/load-order"
+	# resolved first, so that a failure stops here instead of vanishing
+	# inside a process substitution
+	mods=$(resolve_modules "$kver" "${STAGE1_MODULES[@]}") ||
+		die "cannot resolve the stage-1 modules of $kver"
 	while read -r mod; do
 		install_module "/lib/modules/$kver/$mod" "$tree/lib/modules"
 		mod=${mod##*/}
 		echo "${mod%%.ko*}.ko" >>"$tree/lib/modules/load-order"
-	done < <(resolve_modules "$kver" "${STAGE1_MODULES[@]}")
+	done <<<"$mods"
 	(cd "$tree" && find . -print0 | cpio --null -o -H newc --quiet) >"$out"
 	rm -rf "$tree"
 }
