@@ -243,6 +243,18 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	return reason;
 }
 
+/* App. C.1: a Decline stood in for the message expected: fall back */
+static int smcr_clc_take_decline(struct smcr_sock *smc, const u8 *buf,
+				 u16 len)
+{
+	struct smcr_clc_decline dcl;
+
+	if (smcr_clc_decline_decode(buf, len, &dcl))
+		return -EPROTO;
+	smcr_fallback(smc, SMCR_CLC_DECL_PEERDECL, dcl.diag);
+	return 0;
+}
+
 /* Our half of an Accept or Confirm: link, RMB and alert token */
 static void smcr_clc_fill_acc_conf(struct smcr_sock *smc, u8 type, bool fc,
 				   struct smcr_clc_accept_confirm *m)
@@ -402,7 +414,6 @@ int smcr_clc_client(struct smcr_sock *smc)
 {
 	struct smcr_clc_accept_confirm acc;
 	struct smcr_clc_local *lcl;
-	struct smcr_clc_decline dcl;
 	struct smcr_clc_hdr hdr;
 	u32 reason;
 	long rrc;
@@ -448,12 +459,7 @@ int smcr_clc_client(struct smcr_sock *smc)
 		goto out;
 	switch (hdr.type) {
 	case SMCR_CLC_TYPE_DECLINE:
-		rc = smcr_clc_decline_decode(buf, hdr.length, &dcl);
-		if (rc) {
-			rc = -EPROTO;
-			break;
-		}
-		smcr_fallback(smc, SMCR_CLC_DECL_PEERDECL, dcl.diag);
+		rc = smcr_clc_take_decline(smc, buf, hdr.length);
 		break;
 	case SMCR_CLC_TYPE_ACCEPT:
 		if (smcr_clc_accept_confirm_decode(buf, hdr.length, &acc) ||
@@ -530,15 +536,13 @@ static u32 smcr_clc_server_choose(struct smcr_sock *smc,
  * create the link group, send the Accept, take the Confirm, and on first
  * contact run CONFIRM LINK. Returns 0, a decline code (> 1) while a Decline
  * may still replace the Accept, or a negative errno after that; 1 means
- * the client declined in lieu of its Confirm (its code is then in
- * smc->peer_diagnosis).
+ * the client declined in lieu of its Confirm and the connection fell back.
  */
 static long smcr_clc_server_rdma(struct smcr_sock *smc,
 				 struct smcr_clc_local *lcl,
 				 const struct smcr_clc_proposal *peer, u8 *buf)
 {
 	struct smcr_clc_accept_confirm conf;
-	struct smcr_clc_decline dcl;
 	struct smcr_clc_hdr hdr;
 	struct smcr_lgr *lgr;
 	struct smcr_link *link;
@@ -579,11 +583,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	if (rc)
 		goto undo;
 	if (hdr.type == SMCR_CLC_TYPE_DECLINE) {
-		rc = smcr_clc_decline_decode(buf, hdr.length, &dcl);
-		if (!rc) {
-			smc->peer_diagnosis = dcl.diag;
-			rc = 1;
-		}
+		/* the client declined in lieu of its Confirm */
+		rc = smcr_clc_take_decline(smc, buf, hdr.length) ?: 1;
 		goto undo;
 	}
 	if (hdr.type != SMCR_CLC_TYPE_CONFIRM ||
@@ -631,7 +632,6 @@ int smcr_clc_server(struct smcr_sock *smc)
 {
 	struct smcr_clc_proposal *peer = NULL;
 	struct smcr_clc_local *lcl = NULL;
-	struct smcr_clc_decline dcl;
 	struct smcr_clc_hdr hdr;
 	long rrc;
 	u8 *buf;
@@ -648,13 +648,8 @@ int smcr_clc_server(struct smcr_sock *smc)
 
 	switch (hdr.type) {
 	case SMCR_CLC_TYPE_DECLINE:
-		/* App. C.1: the client declined in lieu of a Proposal */
-		rc = smcr_clc_decline_decode(buf, hdr.length, &dcl);
-		if (rc) {
-			rc = -EPROTO;
-			break;
-		}
-		smcr_fallback(smc, SMCR_CLC_DECL_PEERDECL, dcl.diag);
+		/* the client declined in lieu of a Proposal */
+		rc = smcr_clc_take_decline(smc, buf, hdr.length);
 		break;
 	case SMCR_CLC_TYPE_PROPOSAL:
 		peer = kzalloc(sizeof(*peer), GFP_KERNEL);
@@ -672,10 +667,7 @@ int smcr_clc_server(struct smcr_sock *smc)
 				rrc = smcr_clc_server_rdma(smc, lcl, peer, buf);
 		}
 		if (rrc == 1) {
-			/* App. C.1: the client declined in lieu of a Confirm */
-			smcr_fallback(smc, SMCR_CLC_DECL_PEERDECL,
-				      smc->peer_diagnosis);
-			rc = 0;
+			rc = 0;		/* the client declined: fell back */
 		} else if (rrc > 0) {
 			/* App. C.1: a Decline in lieu of the Accept */
 			rc = smcr_clc_send_decline(smc, rrc);
