@@ -159,7 +159,7 @@ static int smcr_connect_finish(struct smcr_sock *smc)
 	struct sock *sk = &smc->sk;
 	int rc;
 
-	lockdep_assert_held(&sk->sk_lock.slock);
+	sock_owned_by_me(sk);
 
 	rc = smcr_clc_client(smc);
 	if (rc) {

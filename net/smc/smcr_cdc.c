@@ -55,6 +55,7 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 	struct smcr_cdc_msg m = {};
 	int rc;
 
+	sock_owned_by_me(&smc->sk);
 	m.seqno = (u16)atomic_inc_return(&link->cdc_seq);
 	m.token = conn->peer_token;
 	smcr_cdc_to_cursor(&m.prod, conn->tx_prod, conn->peer_size);

@@ -420,7 +420,7 @@ int smcr_clc_client(struct smcr_sock *smc)
 	u8 *buf;
 	int rc;
 
-	lockdep_assert_held(&smc->sk.sk_lock.slock);
+	sock_owned_by_me(&smc->sk);
 
 	/* RFC 7609 §3.5.1: a peer that did not echo the option is TCP */
 	if (!tcp_sk(smc->clcsock->sk)->syn_smc) {
@@ -637,7 +637,7 @@ int smcr_clc_server(struct smcr_sock *smc)
 	u8 *buf;
 	int rc;
 
-	lockdep_assert_held(&smc->sk.sk_lock.slock);
+	sock_owned_by_me(&smc->sk);
 
 	buf = kzalloc(SMCR_CLC_MAX_LEN, GFP_KERNEL);
 	if (!buf)

@@ -89,6 +89,7 @@ int smcr_close_shutdown(struct smcr_sock *smc, int how)
 	struct sock *sk = &smc->sk;
 	int rc = 0;
 
+	sock_owned_by_me(sk);
 	if (how != SHUT_RD) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
 		if (!conn->done_writing && !conn->peer_abort) {
@@ -110,6 +111,7 @@ void smcr_close_release(struct smcr_sock *smc)
 {
 	struct smcr_conn *conn = &smc->conn;
 
+	sock_owned_by_me(&smc->sk);
 	if (!conn->lgr)
 		return;
 	if (!conn->closed && !conn->peer_abort &&

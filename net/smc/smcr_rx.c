@@ -125,6 +125,7 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 	long timeo;
 	int rc = 0;
 
+	sock_owned_by_me(sk);
 	if (flags & MSG_OOB)
 		return smcr_rx_recv_urg(smc, msg, len, flags);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);

@@ -116,6 +116,7 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 	long timeo;
 	int rc = 0;
 
+	sock_owned_by_me(sk);
 	/* §4.7.5: the last byte of an MSG_OOB send is urgent; until it is
 	 * written the peer sees urgent data pending
 	 */
