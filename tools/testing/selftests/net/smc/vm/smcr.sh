@@ -15,6 +15,7 @@
 #   iperf3  unmodified iperf3 under smc_run runs over SMC-R
 #   close   half-close and close in both orders (smc_close.py, a plain TCP
 #           program under smc_run), no fallback
+#   splice  sendfile() into and splice() out of SMC-R connections
 #   many    256 connections open at once: 255 share a link group, the
 #           256th opens a parallel one (§3.5.3)
 #   oob     urgent data (smc_oob.py under smc_run): SIGURG/select, the mark,
@@ -203,6 +204,25 @@ closing() {
 	over_smcr close "$c0" "$fb0" 4
 }
 
+# splice: sendfile and splice, over SMC-R
+splice() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
+	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_splice.py
+	c0=$(smcr_conns)
+	fb0=$(fallbacks)
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 120 "$run" python3 "$py" server --port 7590 &
+		wait_listen 7590
+		barrier splice 60
+		wait $! || tap_fail "splice: server exit status"
+	else
+		barrier splice 60
+		timeout 120 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
+			--port 7590 || tap_fail "splice: client exit status"
+	fi
+	over_smcr splice "$c0" "$fb0" 1
+}
+
 # many: §3.5.3, at most 255 connections per link group
 many() {
 	local run=$SMCR_REPO/tools/smc_run/smc_run py groups
@@ -322,6 +342,7 @@ sizes
 rmb
 iperf
 closing
+splice
 many
 oob
 abort
