@@ -37,6 +37,7 @@ selftests:
 
 tools:
 	$(MAKE) -C tools/smc_run
+	$(MAKE) -C tools/smcr
 
 test:
 	scripts/run-tests
