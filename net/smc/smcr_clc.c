@@ -106,7 +106,10 @@ static int smcr_clc_recv(struct smcr_sock *smc, u8 *buf,
 	return rc;
 }
 
-static int smcr_clc_send_decline(struct smcr_sock *smc, u32 reason)
+/* App. C.1: a Decline in lieu of the message the peer expects; once it
+ * is sent, both sides go on over TCP
+ */
+static int smcr_clc_decline(struct smcr_sock *smc, u32 reason)
 {
 	u8 buf[SMCR_CLC_DECLINE_LEN];
 	struct smcr_clc_decline dcl = {
@@ -114,13 +117,16 @@ static int smcr_clc_send_decline(struct smcr_sock *smc, u32 reason)
 		.diag = reason,
 		.os_type = SMCR_CLC_OS_NONE,
 	};
-	int len;
+	int len, rc;
 
 	smcr_ib_system_id(dcl.peer_id);
 	len = smcr_clc_decline_encode(&dcl, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	return smcr_clc_send(smc, buf, len);
+	rc = smcr_clc_send(smc, buf, len);
+	if (!rc)
+		smcr_fallback(smc, reason, 0);
+	return rc;
 }
 
 /* The routing device of a connected internal socket, with a reference */
@@ -432,18 +438,14 @@ int smcr_clc_client(struct smcr_sock *smc)
 	lcl = kzalloc(sizeof(*lcl), GFP_KERNEL);
 	if (!buf || !lcl) {
 		/* App. C.1: short of memory, decline in lieu of the Proposal */
-		rc = smcr_clc_send_decline(smc, SMCR_CLC_DECL_MEM);
-		if (!rc)
-			smcr_fallback(smc, SMCR_CLC_DECL_MEM, 0);
+		rc = smcr_clc_decline(smc, SMCR_CLC_DECL_MEM);
 		goto out;
 	}
 
 	reason = smcr_clc_local(smc, lcl);
 	if (reason) {
 		/* App. C.1: a Decline in lieu of the Proposal */
-		rc = smcr_clc_send_decline(smc, reason);
-		if (!rc)
-			smcr_fallback(smc, reason, 0);
+		rc = smcr_clc_decline(smc, reason);
 		goto out;
 	}
 
@@ -474,9 +476,7 @@ int smcr_clc_client(struct smcr_sock *smc)
 			break;
 		}
 		/* App. C.1: a Decline in lieu of the Confirm */
-		rc = smcr_clc_send_decline(smc, rrc);
-		if (!rc)
-			smcr_fallback(smc, rrc, 0);
+		rc = smcr_clc_decline(smc, rrc);
 		break;
 	default:
 		rc = -EPROTO;
@@ -670,9 +670,7 @@ int smcr_clc_server(struct smcr_sock *smc)
 			rc = 0;		/* the client declined: fell back */
 		} else if (rrc > 0) {
 			/* App. C.1: a Decline in lieu of the Accept */
-			rc = smcr_clc_send_decline(smc, rrc);
-			if (!rc)
-				smcr_fallback(smc, rrc, 0);
+			rc = smcr_clc_decline(smc, rrc);
 		} else {
 			rc = rrc;
 		}
