@@ -50,12 +50,42 @@ over_smcr() {
 		tap_fail "$1: $conns connections over SMC-R, $fb fell back ($SMCR_ROLE)"
 	fi
 }
+
+# py_pair NAME PORT SECS SCRIPT: a Python test of this directory as server
+# and client, each a plain TCP program run under smc_run
+py_pair() {
+	local run=$SMCR_REPO/tools/smc_run/smc_run
+	local py=$SMCR_REPO/tools/testing/selftests/net/smc/$4
+
+	pair "$1" "$2" "$3" "$run" python3 "$py" server --port "$2" -- \
+		"$run" python3 "$py" client --host "$SMCR_PEER_IP" --port "$2"
+}
 # shellcheck disable=SC2317 # called through tap_check
 dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
 }
 
-peer() { "$BIN/smc_peer" "$@"; }
+# pair NAME PORT SECS SERVER... -- CLIENT...: guest b runs the server
+# command, and once it listens on PORT both guests meet at barrier NAME;
+# guest a then runs the client command. Each side's failure is reported.
+pair() {
+	local name=$1 port=$2 secs=$3 srv=()
+	shift 3
+	while (($#)) && [[ $1 != -- ]]; do
+		srv+=("$1")
+		shift
+	done
+	shift
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout "$secs" "${srv[@]}" &
+		wait_listen "$port"
+		barrier "$name" 60
+		wait $! || tap_fail "$name: server exit status"
+	else
+		barrier "$name" 60
+		timeout "$secs" "$@" || tap_fail "$name: client exit status"
+	fi
+}
 
 setup() {
 	# TEST LINK every 5 s: the gone phase waits for it
@@ -70,16 +100,10 @@ bulk() {
 	local segs0 pkts0 segs pkts
 	segs0=$(tcp_segs)
 	pkts0=$(rxe_pkts)
-	if [[ $SMCR_ROLE == b ]]; then
-		peer server --family smc --port 7500 --bytes 256M --timeout 300 &
-		wait_listen 7500
-		barrier bulk 60
-		wait $! || tap_fail "bulk server exit status"
-	else
-		barrier bulk 60
-		peer client --family smc --host "$SMCR_PEER_IP" --port 7500 \
-			--bytes 256M --timeout 300
-	fi
+	pair bulk 7500 330 \
+		"$BIN/smc_peer" server --family smc --port 7500 --bytes 256M --timeout 300 -- \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" --port 7500 \
+		--bytes 256M --timeout 300
 	segs=$(($(tcp_segs) - segs0))
 	pkts=$(($(rxe_pkts) - pkts0))
 	echo "# bulk ($SMCR_ROLE): $segs TCP segments, $pkts RoCE packets sent"
@@ -99,47 +123,32 @@ bulk() {
 
 # reuse: five more connections to the same peer, one link group, one QP
 reuse() {
-	if [[ $SMCR_ROLE == b ]]; then
-		peer server --family smc --port 7501 --bytes 1M --count 5 --timeout 120 &
-		wait_listen 7501
-		barrier reuse 60
-		wait $! || tap_fail "reuse server exit status"
-	else
-		barrier reuse 60
-		peer client --family smc --host "$SMCR_PEER_IP" --port 7501 \
-			--bytes 1M --count 5 --timeout 120
-	fi
+	pair reuse 7501 150 \
+		"$BIN/smc_peer" server --family smc --port 7501 --bytes 1M --count 5 \
+		--timeout 120 -- \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" --port 7501 \
+		--bytes 1M --count 5 --timeout 120
 	tap_check "reuse: one link group for all connections ($SMCR_ROLE)" \
 		test "$(lgr_created)" -eq 1
 	tap_check "reuse: one RC queue pair ($SMCR_ROLE)" test "$(rc_qps)" -eq 1
 }
 
 ipv6() {
-	if [[ $SMCR_ROLE == b ]]; then
-		peer server --family smc --ipv6 --port 7502 --bytes 16M --timeout 120 &
-		wait_listen 7502
-		barrier ipv6 60
-		wait $! || tap_fail "ipv6 server exit status"
-	else
-		barrier ipv6 60
-		peer client --family smc --host "$SMCR_PEER_IP6" --port 7502 \
-			--bytes 16M --timeout 120
-	fi
+	pair ipv6 7502 150 \
+		"$BIN/smc_peer" server --family smc --ipv6 --port 7502 --bytes 16M \
+		--timeout 120 -- \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP6" \
+		--port 7502 --bytes 16M --timeout 120
 }
 
 sizes() {
 	local n port=7510
 	for n in 1 2 1023 4096 65535 65536 65537 1M 3M; do
-		if [[ $SMCR_ROLE == b ]]; then
-			peer server --family smc --port $port --bytes $n --timeout 60 &
-			wait_listen $port
-			barrier "size$n" 60
-			wait $! || tap_fail "sizes: server $n exit status"
-		else
-			barrier "size$n" 60
-			peer client --family smc --host "$SMCR_PEER_IP" --port $port \
-				--bytes $n --timeout 60
-		fi
+		pair "size$n" $port 90 \
+			"$BIN/smc_peer" server --family smc --port $port --bytes $n \
+			--timeout 60 -- \
+			"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+			--port $port --bytes $n --timeout 60
 		port=$((port + 1))
 	done
 }
@@ -149,16 +158,11 @@ rmb() {
 	local sz port=7540
 	for sz in 16384 262144; do
 		echo $sz >/sys/module/smcr/parameters/buf_size
-		if [[ $SMCR_ROLE == b ]]; then
-			peer server --family smc --port $port --bytes 8M --timeout 60 &
-			wait_listen $port
-			barrier "rmb$sz" 60
-			wait $! || tap_fail "rmb: server $sz exit status"
-		else
-			barrier "rmb$sz" 60
-			peer client --family smc --host "$SMCR_PEER_IP" --port $port \
-				--bytes 8M --timeout 60
-		fi
+		pair "rmb$sz" $port 90 \
+			"$BIN/smc_peer" server --family smc --port $port --bytes 8M \
+			--timeout 60 -- \
+			"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+			--port $port --bytes 8M --timeout 60
 		tap_check "rmb: a connection used $sz-byte RMBs on both ends ($SMCR_ROLE)" \
 			grep -q "rmb=$sz sndbuf=$sz peer_rmb=$sz" $TRACE/trace
 		port=$((port + 1))
@@ -187,57 +191,30 @@ iperf() {
 
 # close: shutdown and close orders, over SMC-R
 closing() {
-	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
-	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_close.py
+	local c0 fb0
+
 	c0=$(smcr_conns)
 	fb0=$(fallbacks)
-	if [[ $SMCR_ROLE == b ]]; then
-		timeout 120 "$run" python3 "$py" server --port 7550 &
-		wait_listen 7550
-		barrier close 60
-		wait $! || tap_fail "close: server exit status"
-	else
-		barrier close 60
-		timeout 120 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
-			--port 7550 || tap_fail "close: client exit status"
-	fi
+	py_pair close 7550 120 smc_close.py
 	over_smcr close "$c0" "$fb0" 4
 }
 
 # splice: sendfile and splice, over SMC-R
 splice() {
-	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
-	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_splice.py
+	local c0 fb0
+
 	c0=$(smcr_conns)
 	fb0=$(fallbacks)
-	if [[ $SMCR_ROLE == b ]]; then
-		timeout 120 "$run" python3 "$py" server --port 7590 &
-		wait_listen 7590
-		barrier splice 60
-		wait $! || tap_fail "splice: server exit status"
-	else
-		barrier splice 60
-		timeout 120 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
-			--port 7590 || tap_fail "splice: client exit status"
-	fi
+	py_pair splice 7590 120 smc_splice.py
 	over_smcr splice "$c0" "$fb0" 1
 }
 
 # many: §3.5.3, at most 255 connections per link group
 many() {
-	local run=$SMCR_REPO/tools/smc_run/smc_run py groups
-	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_many.py
+	local groups
+
 	echo >$TRACE/trace
-	if [[ $SMCR_ROLE == b ]]; then
-		timeout 240 "$run" python3 "$py" server --port 7570 &
-		wait_listen 7570
-		barrier many 60
-		wait $! || tap_fail "many: server exit status"
-	else
-		barrier many 60
-		timeout 240 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
-			--port 7570 || tap_fail "many: client exit status"
-	fi
+	py_pair many 7570 240 smc_many.py
 	# connections per link group, most first
 	groups=$(grep -o 'smcr_conn: .* lgr=[0-9a-f]*' $TRACE/trace |
 		sed 's/.*lgr=//' | sort | uniq -c | sort -rn | awk '{ print $1 }' |
@@ -249,20 +226,11 @@ many() {
 
 # oob: urgent data with TCP's semantics, over SMC-R
 oob() {
-	local run=$SMCR_REPO/tools/smc_run/smc_run c0 fb0 py
-	py=$SMCR_REPO/tools/testing/selftests/net/smc/smc_oob.py
+	local c0 fb0
+
 	c0=$(smcr_conns)
 	fb0=$(fallbacks)
-	if [[ $SMCR_ROLE == b ]]; then
-		timeout 90 "$run" python3 "$py" server --port 7560 &
-		wait_listen 7560
-		barrier oob 60
-		wait $! || tap_fail "oob: server exit status"
-	else
-		barrier oob 60
-		timeout 90 "$run" python3 "$py" client --host "$SMCR_PEER_IP" \
-			--port 7560 || tap_fail "oob: client exit status"
-	fi
+	py_pair oob 7560 90 smc_oob.py
 	over_smcr oob "$c0" "$fb0" 2
 }
 
