@@ -14,10 +14,11 @@ connection each, and print TAP lines:
                   reads EOF and a send after that fails or is ignored
   server-close    server closes first; the client reads EOF
 """
-import argparse
 import hashlib
 import socket
 import sys
+
+import smc_pytest
 
 SCENARIOS = ("client-shut-wr", "server-shut-wr", "client-close", "server-close")
 PAYLOAD = bytes((i * 7 + 3) & 0xFF for i in range(300000))
@@ -32,15 +33,11 @@ def recv_all(s):
         chunks.append(b)
 
 
-def tap(ok, name):
-    print(("ok" if ok else "not ok") + " - close: " + name, flush=True)
+tap = smc_pytest.tapper("close")
 
 
-def server(port, family):
-    ls = socket.socket(family, socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", port))
-    ls.listen(4)
+def server(a):
+    ls = smc_pytest.listener(a.port, family(a), 4)
     for sc in SCENARIOS:
         c, _ = ls.accept()
         c.settimeout(30)
@@ -67,9 +64,9 @@ def server(port, family):
     ls.close()
 
 
-def client(host, port, family):
+def client(a):
     for sc in SCENARIOS:
-        c = socket.create_connection((host, port), timeout=30)
+        c = socket.create_connection((a.host, a.port), timeout=30)
         if sc == "client-shut-wr":
             c.sendall(PAYLOAD)
             c.shutdown(socket.SHUT_WR)
@@ -89,24 +86,11 @@ def client(host, port, family):
         c.close()
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("role", choices=("server", "client"))
-    p.add_argument("--host", default="")
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--ipv6", action="store_true")
-    a = p.parse_args()
-    family = socket.AF_INET6 if a.ipv6 else socket.AF_INET
-    try:
-        if a.role == "server":
-            server(a.port, family)
-        else:
-            client(a.host, a.port, family)
-    except OSError as e:
-        print("not ok - close: %s: %s" % (a.role, e), flush=True)
-        return 1
-    return 0
+def family(a):
+    return socket.AF_INET6 if a.ipv6 else socket.AF_INET
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(smc_pytest.main(
+        "close", server, client,
+        lambda p: p.add_argument("--ipv6", action="store_true")))

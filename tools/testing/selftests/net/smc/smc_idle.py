@@ -8,36 +8,28 @@ server reads the byte and stays silent. When the server's host drops off
 the network, the client's recv() must end with an error (or end of
 stream) within --within seconds instead of hanging.
 """
-import argparse
 import socket
 import sys
 import time
 
-
-def tap(ok, name):
-    print(("ok" if ok else "not ok") + " - gone: " + name, flush=True)
+import smc_pytest
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("role", choices=("server", "client"))
-    p.add_argument("--host", default="")
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--within", type=float, default=60)
-    a = p.parse_args()
-    if a.role == "server":
-        ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        ls.bind(("0.0.0.0", a.port))
-        ls.listen(1)
-        c, _ = ls.accept()
-        tap(c.recv(1) == b"x", "server: got the byte, stays silent")
-        try:
-            c.settimeout(a.within)
-            c.recv(1)
-        except OSError:
-            pass
-        return 0
+tap = smc_pytest.tapper("gone")
+
+
+def server(a):
+    ls = smc_pytest.listener(a.port)
+    c, _ = ls.accept()
+    tap(c.recv(1) == b"x", "server: got the byte, stays silent")
+    try:
+        c.settimeout(a.within)
+        c.recv(1)
+    except OSError:
+        pass
+
+
+def client(a):
     c = socket.create_connection((a.host, a.port), timeout=30)
     c.sendall(b"x")
     c.settimeout(a.within + 30)
@@ -53,8 +45,9 @@ def main():
     dt = time.monotonic() - t0
     tap(ok and dt <= a.within,
         "client: recv ended (%s) %.1f s after the peer went" % (what, dt))
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(smc_pytest.main(
+        "gone", server, client,
+        lambda p: p.add_argument("--within", type=float, default=60)))

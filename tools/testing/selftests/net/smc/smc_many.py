@@ -7,20 +7,18 @@ A plain TCP program, run under tools/smc_run/smc_run. The client opens
 the server, then all are closed. The caller checks, from the smcr_conn
 tracepoint, how the connections were spread over link groups.
 """
-import argparse
 import socket
 import sys
 
-
-def tap(ok, name):
-    print(("ok" if ok else "not ok") + " - many: " + name, flush=True)
+import smc_pytest
 
 
-def server(port, count):
-    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", port))
-    ls.listen(count)
+tap = smc_pytest.tapper("many")
+
+
+def server(a):
+    count = a.count
+    ls = smc_pytest.listener(a.port, backlog=count)
     conns = []
     for _ in range(count):
         c, _ = ls.accept()
@@ -42,10 +40,11 @@ def server(port, count):
     tap(ok == count, "server: %d of %d connections echoed" % (ok, count))
 
 
-def client(host, port, count):
+def client(a):
+    count = a.count
     conns = []
     for _ in range(count):
-        conns.append(socket.create_connection((host, port), timeout=60))
+        conns.append(socket.create_connection((a.host, a.port), timeout=60))
     ok = 0
     for i, c in enumerate(conns):
         c.sendall(bytes([i & 0xFF]))
@@ -62,23 +61,7 @@ def client(host, port, count):
     tap(ok == count, "client: %d connections open at once, all echoed" % ok)
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("role", choices=("server", "client"))
-    p.add_argument("--host", default="")
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--count", type=int, default=256)
-    a = p.parse_args()
-    try:
-        if a.role == "server":
-            server(a.port, a.count)
-        else:
-            client(a.host, a.port, a.count)
-    except OSError as e:
-        print("not ok - many: %s: %s" % (a.role, e), flush=True)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(smc_pytest.main(
+        "many", server, client,
+        lambda p: p.add_argument("--count", type=int, default=256)))

@@ -8,18 +8,18 @@ by select()'s exceptional condition, reads up to the mark, finds
 SIOCATMARK set, reads "X" out of band and then "world" in band. A second
 connection with SO_OOBINLINE gets all bytes in band, in order.
 """
-import argparse
 import fcntl
 import select
 import socket
 import struct
 import sys
 
+import smc_pytest
+
 SIOCATMARK = 0x8905
 
 
-def tap(ok, name):
-    print(("ok" if ok else "not ok") + " - oob: " + name, flush=True)
+tap = smc_pytest.tapper("oob")
 
 
 def recv_exact(c, n):
@@ -36,11 +36,8 @@ def atmark(c):
     return struct.unpack("i", fcntl.ioctl(c, SIOCATMARK, b"\0" * 4))[0]
 
 
-def server(port):
-    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", port))
-    ls.listen(2)
+def server(a):
+    ls = smc_pytest.listener(a.port, backlog=2)
 
     c, _ = ls.accept()
     c.settimeout(30)
@@ -62,15 +59,15 @@ def server(port):
     ls.close()
 
 
-def client(host, port):
-    c = socket.create_connection((host, port), timeout=30)
+def client(a):
+    c = socket.create_connection((a.host, a.port), timeout=30)
     c.sendall(b"hello")
     c.send(b"X", socket.MSG_OOB)
     c.sendall(b"world")
     tap(c.recv(1) == b"k", "client: server confirmed")
     c.close()
 
-    c = socket.create_connection((host, port), timeout=30)
+    c = socket.create_connection((a.host, a.port), timeout=30)
     tap(c.recv(1) == b"r", "client: inline receiver ready")
     c.sendall(b"hello")
     c.send(b"X", socket.MSG_OOB)
@@ -78,22 +75,5 @@ def client(host, port):
     c.close()
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("role", choices=("server", "client"))
-    p.add_argument("--host", default="")
-    p.add_argument("--port", type=int, required=True)
-    a = p.parse_args()
-    try:
-        if a.role == "server":
-            server(a.port)
-        else:
-            client(a.host, a.port)
-    except OSError as e:
-        print("not ok - oob: %s: %s" % (a.role, e), flush=True)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(smc_pytest.main("oob", server, client))

@@ -6,26 +6,23 @@ A plain TCP program, run under tools/smc_run/smc_run. The client sends a
 file with sendfile(2); the server moves the bytes out of the socket with
 splice(2) into a pipe and reads them from there. Both compare SHA-256.
 """
-import argparse
 import hashlib
 import os
 import socket
 import sys
 import tempfile
 
+import smc_pytest
+
 SIZE = 3 * 1024 * 1024 + 123
 DATA = bytes((i * 13 + 5) & 0xFF for i in range(SIZE))
 
 
-def tap(ok, name):
-    print(("ok" if ok else "not ok") + " - splice: " + name, flush=True)
+tap = smc_pytest.tapper("splice")
 
 
-def server(port):
-    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", port))
-    ls.listen(1)
+def server(a):
+    ls = smc_pytest.listener(a.port)
     c, _ = ls.accept()
     r, w = os.pipe()
     got = hashlib.sha256()
@@ -45,11 +42,11 @@ def server(port):
     c.close()
 
 
-def client(host, port):
+def client(a):
     with tempfile.TemporaryFile() as f:
         f.write(DATA)
         f.flush()
-        c = socket.create_connection((host, port), timeout=60)
+        c = socket.create_connection((a.host, a.port), timeout=60)
         # os.sendfile does not wait on a socket with a timeout (which is
         # non-blocking underneath): make it a blocking one
         c.settimeout(None)
@@ -61,22 +58,5 @@ def client(host, port):
         c.close()
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("role", choices=("server", "client"))
-    p.add_argument("--host", default="")
-    p.add_argument("--port", type=int, required=True)
-    a = p.parse_args()
-    try:
-        if a.role == "server":
-            server(a.port)
-        else:
-            client(a.host, a.port)
-    except OSError as e:
-        print("not ok - splice: %s: %s" % (a.role, e), flush=True)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(smc_pytest.main("splice", server, client))
