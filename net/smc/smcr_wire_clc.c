@@ -41,6 +41,19 @@
 #define V6_ADDR			0
 #define V6_LEN			16
 
+/* version 2 proposal: SMC-D area after the base, v2 extension */
+#define OFF_SMCD_V2_EXT_OFF	50
+#define SMCD_V2_EXT_BASE	52	/* v2 extension offset counts from here */
+/* farthest v2 extension Linux looks for: after the largest IP area */
+#define SMCD_V2_EXT_OFF_MAX	(SMCR_CLC_SMCD_AREA_LEN - 12 + \
+				 SMCR_CLC_IPAREA_LEN + \
+				 SMCR_CLC_MAX_V6_PREFIX * SMCR_CLC_V6_PREFIX_LEN)
+#define V2X_EID_CNT		0
+#define V2X_ISM_CNT		1
+#define V2X_FLAG		3
+#define V2X_FLAG_SEID		0x01
+#define V2X_GID			8
+
 /* accept and confirm, A.2.3 / A.2.4 */
 #define OFF_AC_QPN		38
 #define OFF_AC_RKEY		41
@@ -49,6 +62,14 @@
 #define OFF_AC_SIZE_MTU		50
 #define OFF_AC_DMA_ADDR		52
 #define OFF_AC_PSN		61
+/* version 2 additions */
+#define OFF_AC_EID		64
+#define OFF_AC_FCE		104
+#define FCE_DIRECT		0
+#define FCE_DIRECT_BIT		0x80
+#define FCE_OS_REL		1
+#define FCE_HOST		4
+#define GLE_CNT			16
 
 /* decline, A.2.5, plus the Linux version 2 diagnosis words */
 #define OFF_DECL_PEER_ID	8
@@ -171,43 +192,114 @@ static bool smcr_clc_prop_has_iparea(const struct smcr_clc_proposal *p)
 	return p->path_v1 != SMCR_CLC_PATH_NONE;
 }
 
+static bool smcr_clc_path_has_d(u8 path)
+{
+	return path == SMCR_CLC_PATH_D || path == SMCR_CLC_PATH_BOTH;
+}
+
+/* bytes of the IP area of @p, subnet through IPv6 prefixes */
+static size_t smcr_clc_iparea_len(const struct smcr_clc_proposal *p)
+{
+	return SMCR_CLC_IPAREA_LEN +
+	       (size_t)p->ipv6_prefix_cnt * SMCR_CLC_V6_PREFIX_LEN;
+}
+
+/* bytes of the v2 extension of @p with its EIDs and, for an SMC-D
+ * offer, the SMC-D v2 extension with its ISM GIDs
+ */
+static size_t smcr_clc_v2_ext_len(const struct smcr_clc_proposal *p)
+{
+	size_t len = SMCR_CLC_V2_EXT_LEN +
+		     (size_t)p->eid_cnt * SMCR_CLC_EID_LEN;
+
+	if (smcr_clc_path_has_d(p->path_v2))
+		len += SMCR_CLC_SMCD_V2_EXT_LEN +
+		       (size_t)p->ism_gid_cnt * SMCR_CLC_ISM_GID_LEN;
+	return len;
+}
+
 /**
  * smcr_clc_proposal_len() - validate a proposal and compute its length
  * @p: proposal to be encoded
  *
+ * A version 1 proposal is the RFC 7609 A.2.2 layout: it must offer a
+ * v1 path and has no extension.  A version 2 proposal has the SMC-D
+ * area, an IP area only if a v1 path is offered, and a v2 extension
+ * (@p->v2_ext set) exactly when a v2 path is offered; we encode SMC-R
+ * v2 offers only.
+ *
  * Return: the number of bytes smcr_clc_proposal_encode() will write, or
  * -EINVAL if a field cannot be represented (A.2.2: at most eight IPv6
- * prefixes; prefix lengths bounded by the address width; version 1
- * proposals must offer a path and carry no extension area), or if the
- * total falls outside SMCR_CLC_PROP_MIN_LEN..SMCR_CLC_PROP_MAX_LEN.
+ * prefixes; prefix lengths bounded by the address width) or the
+ * combination is not one of the above.
  */
 int smcr_clc_proposal_len(const struct smcr_clc_proposal *p)
 {
 	size_t total = SMCR_CLC_PROP_BASE_LEN;
+	bool v2_path = p->path_v2 != SMCR_CLC_PATH_NONE;
 	unsigned int i;
 
 	if (!p->version || p->version > SMCR_NIBBLE_MAX ||
 	    p->path_v1 > SMCR_CLC_PATH_BOTH ||
 	    p->path_v2 > SMCR_CLC_PATH_BOTH)
 		return -EINVAL;
-	if (p->version == SMCR_CLC_V1 &&
-	    (!smcr_clc_prop_has_iparea(p) || p->path_v2 || p->ext_len))
-		return -EINVAL;
+	if (p->version == SMCR_CLC_V1) {
+		if (!smcr_clc_prop_has_iparea(p) || p->path_v2 || p->v2_ext ||
+		    p->iparea_offset > SMCR_CLC_IPAREA_OFF_MAX)
+			return -EINVAL;
+		total += p->iparea_offset;
+	} else {
+		if (v2_path != p->v2_ext || smcr_clc_path_has_d(p->path_v2) ||
+		    (!v2_path && !smcr_clc_prop_has_iparea(p)) ||
+		    p->eid_cnt > SMCR_CLC_MAX_UEID ||
+		    p->v2_release > SMCR_NIBBLE_MAX)
+			return -EINVAL;
+		total += SMCR_CLC_SMCD_AREA_LEN;
+		if (v2_path)
+			total += smcr_clc_v2_ext_len(p);
+	}
 	if (smcr_clc_prop_has_iparea(p)) {
-		if (p->iparea_offset > SMCR_CLC_IPAREA_OFF_MAX ||
-		    p->ipv4_prefix_len > 32 ||
+		if (p->ipv4_prefix_len > 32 ||
 		    p->ipv6_prefix_cnt > SMCR_CLC_MAX_V6_PREFIX)
 			return -EINVAL;
 		for (i = 0; i < p->ipv6_prefix_cnt; i++)
 			if (p->ipv6_prefix[i].len > 128)
 				return -EINVAL;
-		total += p->iparea_offset + SMCR_CLC_IPAREA_LEN +
-			 p->ipv6_prefix_cnt * SMCR_CLC_V6_PREFIX_LEN;
+		total += smcr_clc_iparea_len(p);
 	}
-	total += p->ext_len + SMCR_CLC_TRL_LEN;
-	if (total < SMCR_CLC_PROP_MIN_LEN || total > SMCR_CLC_PROP_MAX_LEN)
+	total += SMCR_CLC_TRL_LEN;
+	if (total > SMCR_CLC_PROP_MAX_LEN)
 		return -EINVAL;
 	return (int)total;
+}
+
+static void smcr_clc_put_iparea(const struct smcr_clc_proposal *p, u8 *buf)
+{
+	unsigned int i;
+	size_t pos;
+
+	smcr_put_be32(buf + IPA_SUBNET, p->ipv4_subnet);
+	buf[IPA_PREFIX_LEN] = p->ipv4_prefix_len;
+	buf[IPA_V6_CNT] = p->ipv6_prefix_cnt;
+	pos = SMCR_CLC_IPAREA_LEN;
+	for (i = 0; i < p->ipv6_prefix_cnt; i++) {
+		memcpy(buf + pos + V6_ADDR, p->ipv6_prefix[i].addr,
+		       sizeof(p->ipv6_prefix[i].addr));
+		buf[pos + V6_LEN] = p->ipv6_prefix[i].len;
+		pos += SMCR_CLC_V6_PREFIX_LEN;
+	}
+}
+
+static void smcr_clc_put_v2_ext(const struct smcr_clc_proposal *p, u8 *buf)
+{
+	unsigned int i;
+
+	buf[V2X_EID_CNT] = p->eid_cnt;
+	buf[V2X_FLAG] = (u8)(p->v2_release << 4 | (p->seid ? V2X_FLAG_SEID : 0));
+	memcpy(buf + V2X_GID, p->v2_gid, SMCR_CLC_GID_LEN);
+	for (i = 0; i < p->eid_cnt; i++)
+		memcpy(buf + SMCR_CLC_V2_EXT_LEN + i * SMCR_CLC_EID_LEN,
+		       p->eids[i], SMCR_CLC_EID_LEN);
 }
 
 /**
@@ -216,10 +308,12 @@ int smcr_clc_proposal_len(const struct smcr_clc_proposal *p)
  * @buf: output buffer
  * @len: size of @buf
  *
- * Lays out the message of RFC 7609 A.2.2: header with the version and
- * path types, peer ID, GID, MAC, the IP area offset, @p->iparea_offset
- * zero bytes, the IPv4 subnet, its prefix length, the IPv6 prefix count
- * and array, @p->ext_len zero bytes and the trailer.  Reserved and
+ * Version 1 lays out the message of RFC 7609 A.2.2: header with the
+ * version and path type, peer ID, GID, MAC, the IP area offset,
+ * @p->iparea_offset zero bytes, the IPv4 subnet, its prefix length, the
+ * IPv6 prefix count and array, and the trailer.  Version 2 puts the
+ * SMC-D area between the offset field and the IP area, and the v2
+ * extension with the user EIDs after the IP area.  Reserved and
  * skipped bytes are zero (A.2).
  *
  * Return: bytes written, -EINVAL for invalid contents, -ENOSPC if @len
@@ -228,8 +322,8 @@ int smcr_clc_proposal_len(const struct smcr_clc_proposal *p)
 int smcr_clc_proposal_encode(const struct smcr_clc_proposal *p,
 			     u8 *buf, size_t len)
 {
-	unsigned int i;
-	size_t pos;
+	size_t pos = SMCR_CLC_PROP_BASE_LEN;
+	u16 iparea_offset = p->iparea_offset;
 	u8 typebits;
 	int total;
 
@@ -241,30 +335,97 @@ int smcr_clc_proposal_encode(const struct smcr_clc_proposal *p,
 
 	memset(buf, 0, total);
 	typebits = p->path_v1;
-	if (p->version >= SMCR_CLC_V2)
+	if (p->version >= SMCR_CLC_V2) {
 		typebits |= p->path_v2 << SMCR_CLC_PATH_V2_SHIFT;
+		iparea_offset = smcr_clc_prop_has_iparea(p) ?
+				SMCR_CLC_SMCD_AREA_LEN : 0;
+	}
 	smcr_clc_put_hdr(buf, SMCR_CLC_TYPE_PROPOSAL, (u16)total, p->version,
 			 typebits);
 	memcpy(buf + OFF_PEER_ID, p->peer_id, SMCR_CLC_PEER_ID_LEN);
 	memcpy(buf + OFF_GID, p->gid, SMCR_CLC_GID_LEN);
 	memcpy(buf + OFF_MAC, p->mac, SMCR_CLC_MAC_LEN);
-	smcr_put_be16(buf + OFF_PROP_IPAREA_OFF, p->iparea_offset);
+	smcr_put_be16(buf + OFF_PROP_IPAREA_OFF, iparea_offset);
 
-	if (smcr_clc_prop_has_iparea(p)) {
-		pos = SMCR_CLC_PROP_BASE_LEN + p->iparea_offset;
-		smcr_put_be32(buf + pos + IPA_SUBNET, p->ipv4_subnet);
-		buf[pos + IPA_PREFIX_LEN] = p->ipv4_prefix_len;
-		buf[pos + IPA_V6_CNT] = p->ipv6_prefix_cnt;
-		pos += SMCR_CLC_IPAREA_LEN;
-		for (i = 0; i < p->ipv6_prefix_cnt; i++) {
-			memcpy(buf + pos + V6_ADDR, p->ipv6_prefix[i].addr,
-			       sizeof(p->ipv6_prefix[i].addr));
-			buf[pos + V6_LEN] = p->ipv6_prefix[i].len;
-			pos += SMCR_CLC_V6_PREFIX_LEN;
+	if (p->version == SMCR_CLC_V1) {
+		smcr_clc_put_iparea(p, buf + pos + iparea_offset);
+	} else {
+		pos += SMCR_CLC_SMCD_AREA_LEN;
+		if (smcr_clc_prop_has_iparea(p)) {
+			smcr_clc_put_iparea(p, buf + pos);
+			pos += smcr_clc_iparea_len(p);
+		}
+		if (p->v2_ext) {
+			smcr_put_be16(buf + OFF_SMCD_V2_EXT_OFF,
+				      (u16)(pos - SMCD_V2_EXT_BASE));
+			smcr_clc_put_v2_ext(p, buf + pos);
 		}
 	}
 	smcr_clc_put_trailer(buf, (u16)total);
 	return total;
+}
+
+/* decode the IP area at @pos; on success returns its end */
+static int smcr_clc_get_iparea(const u8 *buf, size_t pos, size_t end,
+			       struct smcr_clc_proposal *p)
+{
+	struct smcr_clc_v6_prefix *pfx;
+	unsigned int i;
+
+	if (pos + SMCR_CLC_IPAREA_LEN > end)
+		return -EBADMSG;
+	p->ipv4_subnet = smcr_get_be32(buf + pos + IPA_SUBNET);
+	p->ipv4_prefix_len = buf[pos + IPA_PREFIX_LEN];
+	p->ipv6_prefix_cnt = buf[pos + IPA_V6_CNT];
+	if (p->ipv4_prefix_len > 32 ||
+	    p->ipv6_prefix_cnt > SMCR_CLC_MAX_V6_PREFIX)
+		return -EBADMSG;
+	pos += SMCR_CLC_IPAREA_LEN;
+	if (pos + p->ipv6_prefix_cnt * SMCR_CLC_V6_PREFIX_LEN > end)
+		return -EBADMSG;
+	for (i = 0; i < p->ipv6_prefix_cnt; i++) {
+		pfx = &p->ipv6_prefix[i];
+		memcpy(pfx->addr, buf + pos + V6_ADDR, sizeof(pfx->addr));
+		pfx->len = buf[pos + V6_LEN];
+		if (pfx->len > 128)
+			return -EBADMSG;
+		pos += SMCR_CLC_V6_PREFIX_LEN;
+	}
+	return (int)pos;
+}
+
+/* Decode the v2 extension, found as Linux finds it: through the offset
+ * in the SMC-D area, counted from the end of that offset field.
+ */
+static int smcr_clc_get_v2_ext(const u8 *buf, size_t end,
+			       struct smcr_clc_proposal *p)
+{
+	u16 off = smcr_get_be16(buf + OFF_SMCD_V2_EXT_OFF);
+	unsigned int i;
+	size_t pos;
+
+	if (!off || off > SMCD_V2_EXT_OFF_MAX)
+		return -EBADMSG;
+	pos = SMCD_V2_EXT_BASE + off;
+	if (pos + SMCR_CLC_V2_EXT_LEN > end)
+		return -EBADMSG;
+	p->eid_cnt = buf[pos + V2X_EID_CNT];
+	p->ism_gid_cnt = buf[pos + V2X_ISM_CNT];
+	p->v2_release = buf[pos + V2X_FLAG] >> 4;
+	p->seid = !!(buf[pos + V2X_FLAG] & V2X_FLAG_SEID);
+	memcpy(p->v2_gid, buf + pos + V2X_GID, SMCR_CLC_GID_LEN);
+	if (p->eid_cnt > SMCR_CLC_MAX_UEID ||
+	    (smcr_clc_path_has_d(p->path_v2) &&
+	     p->ism_gid_cnt > SMCR_CLC_MAX_ISM))
+		return -EBADMSG;
+	pos += SMCR_CLC_V2_EXT_LEN;
+	if (pos + p->eid_cnt * SMCR_CLC_EID_LEN > end)
+		return -EBADMSG;
+	for (i = 0; i < p->eid_cnt; i++)
+		memcpy(p->eids[i], buf + pos + i * SMCR_CLC_EID_LEN,
+		       SMCR_CLC_EID_LEN);
+	p->v2_ext = true;
+	return 0;
 }
 
 /**
@@ -273,22 +434,21 @@ int smcr_clc_proposal_encode(const struct smcr_clc_proposal *p,
  * @len: number of bytes in @buf; must equal the header length
  * @p: filled with the decoded proposal; zeroed first
  *
- * Follows RFC 7609 A.2.2: the IP area is found by skipping the number
- * of bytes given in the offset field (bounded to
+ * Version 1 follows RFC 7609 A.2.2: the IP area is found by skipping
+ * the number of bytes given in the offset field (bounded to
  * SMCR_CLC_IPAREA_OFF_MAX as Linux does), at most eight IPv6 prefixes
- * follow it, and a version 1 message must end right after them.  A
- * version 2 (Linux) proposal may carry further data before the trailer;
- * it is skipped and only its size is reported in @p->ext_len.
+ * follow it, and the message ends right after them.  Version 2 carries
+ * the SMC-D area; the IP area is present when a v1 path is offered and
+ * the v2 extension when a v2 path is, and the length must be exactly
+ * what these parts add up to, as Linux requires.
  *
  * Return: 0 or a negative errno as described at the top of this file.
  */
 int smcr_clc_proposal_decode(const u8 *buf, size_t len,
 			     struct smcr_clc_proposal *p)
 {
-	struct smcr_clc_v6_prefix *pfx;
 	struct smcr_clc_hdr hdr;
-	size_t pos, end;
-	unsigned int i;
+	size_t pos, end, want;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -315,51 +475,45 @@ int smcr_clc_proposal_decode(const u8 *buf, size_t len,
 	if (smcr_clc_prop_has_iparea(p)) {
 		if (p->iparea_offset > SMCR_CLC_IPAREA_OFF_MAX)
 			return -EBADMSG;
-		pos += p->iparea_offset;
-		if (pos + SMCR_CLC_IPAREA_LEN > end)
-			return -EBADMSG;
-		p->ipv4_subnet = smcr_get_be32(buf + pos + IPA_SUBNET);
-		p->ipv4_prefix_len = buf[pos + IPA_PREFIX_LEN];
-		p->ipv6_prefix_cnt = buf[pos + IPA_V6_CNT];
-		if (p->ipv4_prefix_len > 32 ||
-		    p->ipv6_prefix_cnt > SMCR_CLC_MAX_V6_PREFIX)
-			return -EBADMSG;
-		pos += SMCR_CLC_IPAREA_LEN;
-		if (pos + p->ipv6_prefix_cnt * SMCR_CLC_V6_PREFIX_LEN > end)
-			return -EBADMSG;
-		for (i = 0; i < p->ipv6_prefix_cnt; i++) {
-			pfx = &p->ipv6_prefix[i];
-			memcpy(pfx->addr, buf + pos + V6_ADDR,
-			       sizeof(pfx->addr));
-			pfx->len = buf[pos + V6_LEN];
-			if (pfx->len > 128)
-				return -EBADMSG;
-			pos += SMCR_CLC_V6_PREFIX_LEN;
-		}
+		rc = smcr_clc_get_iparea(buf, pos + p->iparea_offset, end, p);
+		if (rc < 0)
+			return rc;
+		pos = rc;
 	}
-	if (hdr.version == SMCR_CLC_V1 && pos != end)
+	if (hdr.version == SMCR_CLC_V1)
+		return pos == end ? 0 : -EBADMSG;
+
+	if (end < SMCR_CLC_PROP_BASE_LEN + SMCR_CLC_SMCD_AREA_LEN)
 		return -EBADMSG;
-	p->ext_len = (u16)(end - pos);
-	return 0;
+	if (p->path_v2 != SMCR_CLC_PATH_NONE) {
+		rc = smcr_clc_get_v2_ext(buf, end, p);
+		if (rc)
+			return rc;
+	}
+	want = SMCR_CLC_PROP_BASE_LEN + SMCR_CLC_SMCD_AREA_LEN;
+	if (smcr_clc_prop_has_iparea(p))
+		want += smcr_clc_iparea_len(p);
+	if (p->v2_ext)
+		want += smcr_clc_v2_ext_len(p);
+	return want == end ? 0 : -EBADMSG;
 }
 
 /**
- * smcr_clc_accept_confirm_encode() - build an SMC Accept or Confirm
- * @m: message contents; @m->type selects accept or confirm
- * @buf: output buffer
- * @len: size of @buf, at least SMCR_CLC_ACC_CONF_LEN
+ * smcr_clc_accept_confirm_len() - validate an accept / confirm, get its size
+ * @m: message contents
  *
- * Writes the 68 byte version 1 layout of RFC 7609 A.2.3 / A.2.4 with
- * path type SMC-R and the F bit set from @m->first_contact.
+ * Version 1 is the 68 byte layout of RFC 7609 A.2.3 / A.2.4.  Version 2
+ * adds the EID (108 bytes in all) and, on a first contact, the first
+ * contact extension: an accept pads it with 16 reserved bytes, a
+ * confirm follows it with the GID list.
  *
- * Return: SMCR_CLC_ACC_CONF_LEN, -EINVAL if @m->type is wrong or a
- * field exceeds its wire width (24 bit QPN and PSN, 4 bit size and
- * MTU), -ENOSPC if @len is too small.
+ * Return: the length, or -EINVAL if @m->type or @m->version is wrong
+ * or a field exceeds its wire width (24 bit QPN and PSN, 4 bit size,
+ * MTU, OS type and release, at most SMCR_CLC_MAX_GIDS GIDs).
  */
-int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
-				   u8 *buf, size_t len)
+int smcr_clc_accept_confirm_len(const struct smcr_clc_accept_confirm *m)
 {
-	u8 typebits = SMCR_CLC_PATH_R;
+	int len = SMCR_CLC_ACC_CONF_V2_LEN;
 
 	if (m->type != SMCR_CLC_TYPE_ACCEPT &&
 	    m->type != SMCR_CLC_TYPE_CONFIRM)
@@ -367,14 +521,52 @@ int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
 	if (m->qpn > SMCR_U24_MAX || m->psn > SMCR_U24_MAX ||
 	    m->rmbe_size > SMCR_NIBBLE_MAX || m->qp_mtu > SMCR_NIBBLE_MAX)
 		return -EINVAL;
-	if (len < SMCR_CLC_ACC_CONF_LEN)
+	if (m->version == SMCR_CLC_V1)
+		return m->has_fce || m->gid_cnt ? -EINVAL : SMCR_CLC_ACC_CONF_LEN;
+	if (m->version != SMCR_CLC_V2 || m->has_fce != m->first_contact ||
+	    m->fce.os_type > SMCR_NIBBLE_MAX ||
+	    m->fce.release > SMCR_NIBBLE_MAX ||
+	    m->gid_cnt > SMCR_CLC_MAX_GIDS ||
+	    (m->gid_cnt && (!m->has_fce || m->type != SMCR_CLC_TYPE_CONFIRM)))
+		return -EINVAL;
+	if (!m->has_fce)
+		return len;
+	len += SMCR_CLC_FCE_LEN;
+	if (m->type == SMCR_CLC_TYPE_ACCEPT)
+		return len + SMCR_CLC_FCE_ACC_PAD;
+	return len + SMCR_CLC_GIDLIST_HDR_LEN + m->gid_cnt * SMCR_CLC_GID_LEN;
+}
+
+/**
+ * smcr_clc_accept_confirm_encode() - build an SMC Accept or Confirm
+ * @m: message contents; @m->type selects accept or confirm
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Writes the layout smcr_clc_accept_confirm_len() describes, path type
+ * SMC-R, with the F bit set from @m->first_contact.
+ *
+ * Return: bytes written, -EINVAL for contents that cannot be encoded,
+ * -ENOSPC if @len is too small.
+ */
+int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
+				   u8 *buf, size_t len)
+{
+	u8 typebits = SMCR_CLC_PATH_R;
+	unsigned int i;
+	size_t pos;
+	int total;
+
+	total = smcr_clc_accept_confirm_len(m);
+	if (total < 0)
+		return total;
+	if (len < (size_t)total)
 		return -ENOSPC;
 
-	memset(buf, 0, SMCR_CLC_ACC_CONF_LEN);
+	memset(buf, 0, total);
 	if (m->first_contact)
 		typebits |= SMCR_CLC_FLAG_FC;
-	smcr_clc_put_hdr(buf, m->type, SMCR_CLC_ACC_CONF_LEN, SMCR_CLC_V1,
-			 typebits);
+	smcr_clc_put_hdr(buf, m->type, (u16)total, m->version, typebits);
 	memcpy(buf + OFF_PEER_ID, m->peer_id, SMCR_CLC_PEER_ID_LEN);
 	memcpy(buf + OFF_GID, m->gid, SMCR_CLC_GID_LEN);
 	memcpy(buf + OFF_MAC, m->mac, SMCR_CLC_MAC_LEN);
@@ -385,8 +577,61 @@ int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
 	buf[OFF_AC_SIZE_MTU] = (u8)(m->rmbe_size << 4 | m->qp_mtu);
 	smcr_put_be64(buf + OFF_AC_DMA_ADDR, m->rmb_dma_addr);
 	smcr_put_be24(buf + OFF_AC_PSN, m->psn);
-	smcr_clc_put_trailer(buf, SMCR_CLC_ACC_CONF_LEN);
-	return SMCR_CLC_ACC_CONF_LEN;
+	if (m->version == SMCR_CLC_V2) {
+		memcpy(buf + OFF_AC_EID, m->eid, SMCR_CLC_EID_LEN);
+		if (m->has_fce) {
+			pos = OFF_AC_FCE;
+			buf[pos + FCE_DIRECT] = m->fce.v2_direct ?
+						FCE_DIRECT_BIT : 0;
+			buf[pos + FCE_OS_REL] = (u8)(m->fce.os_type << 4 |
+						     m->fce.release);
+			memcpy(buf + pos + FCE_HOST, m->fce.hostname,
+			       SMCR_CLC_HOSTNAME_LEN);
+			pos += SMCR_CLC_FCE_LEN;
+			if (m->type == SMCR_CLC_TYPE_CONFIRM) {
+				buf[pos + GLE_CNT] = m->gid_cnt;
+				pos += SMCR_CLC_GIDLIST_HDR_LEN;
+				for (i = 0; i < m->gid_cnt; i++)
+					memcpy(buf + pos + i * SMCR_CLC_GID_LEN,
+					       m->gids[i], SMCR_CLC_GID_LEN);
+			}
+		}
+	}
+	smcr_clc_put_trailer(buf, (u16)total);
+	return total;
+}
+
+/* the v2 tail of an accept / confirm: EID, first contact extension and
+ * a confirm's GID list, each only as far as the message carries them
+ */
+static int smcr_clc_get_acc_conf_v2(const u8 *buf, size_t end,
+				    struct smcr_clc_accept_confirm *m)
+{
+	unsigned int i, cnt;
+	size_t pos;
+
+	memcpy(m->eid, buf + OFF_AC_EID, SMCR_CLC_EID_LEN);
+	if (!m->first_contact || end < OFF_AC_FCE + SMCR_CLC_FCE_LEN)
+		return 0;
+	pos = OFF_AC_FCE;
+	m->has_fce = true;
+	m->fce.v2_direct = !!(buf[pos + FCE_DIRECT] & FCE_DIRECT_BIT);
+	m->fce.os_type = buf[pos + FCE_OS_REL] >> 4;
+	m->fce.release = buf[pos + FCE_OS_REL] & SMCR_NIBBLE_MAX;
+	memcpy(m->fce.hostname, buf + pos + FCE_HOST, SMCR_CLC_HOSTNAME_LEN);
+	pos += SMCR_CLC_FCE_LEN;
+	if (m->type != SMCR_CLC_TYPE_CONFIRM ||
+	    end < pos + SMCR_CLC_GIDLIST_HDR_LEN)
+		return 0;
+	cnt = buf[pos + GLE_CNT];
+	pos += SMCR_CLC_GIDLIST_HDR_LEN;
+	if (pos + cnt * SMCR_CLC_GID_LEN > end)
+		return -EBADMSG;
+	m->gid_cnt = (u8)(cnt < SMCR_CLC_MAX_GIDS ? cnt : SMCR_CLC_MAX_GIDS);
+	for (i = 0; i < m->gid_cnt; i++)
+		memcpy(m->gids[i], buf + pos + i * SMCR_CLC_GID_LEN,
+		       SMCR_CLC_GID_LEN);
+	return 0;
 }
 
 /**
@@ -395,10 +640,13 @@ int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
  * @len: number of bytes in @buf; must equal the header length
  * @m: filled with the decoded message; zeroed first
  *
- * Accepts only the version 1 SMC-R layout of RFC 7609 A.2.3 / A.2.4,
- * which is exactly SMCR_CLC_ACC_CONF_LEN bytes long.  Reserved bytes
- * are not validated (A.2), nor is the MTU, which is only meaningful on
- * a first contact (A.2.3).
+ * Accepts the SMC-R layouts: version 1 of RFC 7609 A.2.3 / A.2.4,
+ * exactly SMCR_CLC_ACC_CONF_LEN bytes, and version 2, at least
+ * SMCR_CLC_ACC_CONF_V2_LEN bytes as Linux requires; the first contact
+ * extension and GID list are decoded when present, and GIDs beyond
+ * SMCR_CLC_MAX_GIDS are skipped.  Reserved bytes are not validated
+ * (A.2), nor is the MTU, which is only meaningful on a first contact
+ * (A.2.3).
  *
  * Return: 0, -EPROTO for another type, version or path type, -EMSGSIZE
  * or -EBADMSG for framing or length errors.
@@ -415,10 +663,12 @@ int smcr_clc_accept_confirm_decode(const u8 *buf, size_t len,
 		return rc;
 	if ((hdr.type != SMCR_CLC_TYPE_ACCEPT &&
 	     hdr.type != SMCR_CLC_TYPE_CONFIRM) ||
-	    hdr.version != SMCR_CLC_V1 ||
+	    (hdr.version != SMCR_CLC_V1 && hdr.version != SMCR_CLC_V2) ||
 	    (hdr.typebits & SMCR_CLC_PATH_V1_MASK) != SMCR_CLC_PATH_R)
 		return -EPROTO;
-	if (hdr.length != SMCR_CLC_ACC_CONF_LEN)
+	if (hdr.version == SMCR_CLC_V1 ?
+	    hdr.length != SMCR_CLC_ACC_CONF_LEN :
+	    hdr.length < SMCR_CLC_ACC_CONF_V2_LEN)
 		return -EBADMSG;
 	rc = smcr_clc_frame(buf, len, SMCR_CLC_TYPE_ACCEPT,
 			    SMCR_CLC_TYPE_CONFIRM, &hdr);
@@ -426,6 +676,7 @@ int smcr_clc_accept_confirm_decode(const u8 *buf, size_t len,
 		return rc;
 
 	m->type = hdr.type;
+	m->version = hdr.version;
 	m->first_contact = !!(hdr.typebits & SMCR_CLC_FLAG_FC);
 	memcpy(m->peer_id, buf + OFF_PEER_ID, SMCR_CLC_PEER_ID_LEN);
 	memcpy(m->gid, buf + OFF_GID, SMCR_CLC_GID_LEN);
@@ -438,6 +689,9 @@ int smcr_clc_accept_confirm_decode(const u8 *buf, size_t len,
 	m->qp_mtu = buf[OFF_AC_SIZE_MTU] & SMCR_NIBBLE_MAX;
 	m->rmb_dma_addr = smcr_get_be64(buf + OFF_AC_DMA_ADDR);
 	m->psn = smcr_get_be24(buf + OFF_AC_PSN);
+	if (hdr.version == SMCR_CLC_V2)
+		return smcr_clc_get_acc_conf_v2(buf, hdr.length -
+						SMCR_CLC_TRL_LEN, m);
 	return 0;
 }
 

@@ -2,10 +2,11 @@
 /*
  * smcr: CLC (Connection Layer Control) message wire format.
  *
- * Pure encode / decode / validate routines for the SMC-R version 1 CLC
- * messages of RFC 7609, Appendix A.2.  Nothing here touches sockets or
- * allocates memory; the same source is built for the kernel module and
- * for the host unit tests and fuzzer.
+ * Pure encode / decode / validate routines for the CLC messages of
+ * SMC-R version 1 (RFC 7609, Appendix A.2) and of SMC-R version 2 as
+ * Linux 6.1 sends them.  Nothing here touches sockets or allocates
+ * memory; the same source is built for the kernel module and for the
+ * host unit tests and fuzzer.
  *
  * Decoded messages are plain C structures holding host-order values.
  * On the wire every message is:
@@ -76,7 +77,27 @@
 
 /* accept and confirm (A.2.3, A.2.4) */
 #define SMCR_CLC_ACC_CONF_LEN	68
-#define SMCR_CLC_ACC_CONF_V2_MIN_LEN	108	/* SMC-Rv2, not decoded */
+
+/* SMC-Rv2.  A version 2 proposal always carries the 40 byte SMC-D area
+ * after its base; the IP area (when a v1 path is offered) follows it,
+ * then the v2 extension (when a v2 path is offered) with the user EIDs.
+ * A version 2 accept / confirm appends the negotiated EID to the v1
+ * fields and, on a first contact, a first contact extension; a
+ * confirm's extension ends in the client's GID list.
+ */
+#define SMCR_CLC_EID_LEN	32
+#define SMCR_CLC_MAX_UEID	8	/* EIDs a proposal may carry */
+#define SMCR_CLC_HOSTNAME_LEN	32
+#define SMCR_CLC_SMCD_AREA_LEN	40
+#define SMCR_CLC_V2_EXT_LEN	40	/* v2 extension without its EIDs */
+#define SMCR_CLC_SMCD_V2_EXT_LEN 48	/* SMC-D v2 extension, no GIDs */
+#define SMCR_CLC_ISM_GID_LEN	10	/* one ISM GID and CHID */
+#define SMCR_CLC_MAX_ISM	8
+#define SMCR_CLC_ACC_CONF_V2_LEN 108
+#define SMCR_CLC_FCE_LEN	36	/* first contact extension */
+#define SMCR_CLC_FCE_ACC_PAD	16	/* reserved bytes after an accept's */
+#define SMCR_CLC_GIDLIST_HDR_LEN 20	/* confirm's GID list header */
+#define SMCR_CLC_MAX_GIDS	2	/* GIDs Linux sends and keeps */
 
 /* decline (A.2.5); Linux adds four more diagnosis words in version 2 */
 #define SMCR_CLC_DECLINE_LEN	28
@@ -181,12 +202,19 @@ struct smcr_clc_v6_prefix {
  * @ipv4_prefix_len: significant bits of @ipv4_subnet, at most 32
  * @ipv6_prefix_cnt: used entries of @ipv6_prefix
  * @ipv6_prefix: IPv6 prefixes
- * @ext_len: length of the opaque area between the IPv6 prefix array
- *	(or, without IP area, the offset field) and the trailer.  Must be
- *	0 for version 1.  The encoder writes zeroes there.
+ * @v2_ext: a version 2 extension is present; set by the decoder
+ *	when @path_v2 is not NONE, required by the encoder then
+ * @v2_release: release nibble of the extension's flag byte
+ * @seid: the client offers its system EID (SMC-D only)
+ * @v2_gid: client's RoCEv2 GID, an IPv4-mapped address
+ * @eid_cnt: used entries of @eids
+ * @eids: user EIDs, blank padded
+ * @ism_gid_cnt: ISM GIDs of an SMC-D v2 offer; decoded, never encoded
  *
- * The bytes skipped by @iparea_offset are opaque to SMC-R v1 and are
- * written as zeroes by the encoder.
+ * In version 1 the bytes skipped by @iparea_offset are opaque and
+ * written as zeroes.  In version 2 they are the SMC-D area: the
+ * encoder sets @iparea_offset itself and fills the area with zeroes
+ * and the offset of the v2 extension.
  */
 struct smcr_clc_proposal {
 	u8 version;
@@ -200,12 +228,33 @@ struct smcr_clc_proposal {
 	u8 ipv4_prefix_len;
 	u8 ipv6_prefix_cnt;
 	struct smcr_clc_v6_prefix ipv6_prefix[SMCR_CLC_MAX_V6_PREFIX];
-	u16 ext_len;
+	bool v2_ext;
+	u8 v2_release;
+	bool seid;
+	u8 v2_gid[SMCR_CLC_GID_LEN];
+	u8 eid_cnt;
+	u8 eids[SMCR_CLC_MAX_UEID][SMCR_CLC_EID_LEN];
+	u8 ism_gid_cnt;
+};
+
+/**
+ * struct smcr_clc_fce - first contact extension of a v2 accept / confirm
+ * @v2_direct: the sender reaches the peer without an IP gateway
+ * @os_type: SMCR_CLC_OS_*
+ * @release: SMC release of the sender
+ * @hostname: sender's host name, blank or NUL padded
+ */
+struct smcr_clc_fce {
+	bool v2_direct;
+	u8 os_type;
+	u8 release;
+	u8 hostname[SMCR_CLC_HOSTNAME_LEN];
 };
 
 /**
  * struct smcr_clc_accept_confirm - decoded SMC Accept or Confirm
  * @type: SMCR_CLC_TYPE_ACCEPT or SMCR_CLC_TYPE_CONFIRM
+ * @version: SMCR_CLC_V1 (68 byte RFC layout) or SMCR_CLC_V2
  * @first_contact: F bit (A.2.3); Linux also sets it in a Confirm
  * @peer_id: sender's peer ID (A.2.1)
  * @gid: sender's RoCE GID
@@ -218,11 +267,17 @@ struct smcr_clc_proposal {
  * @qp_mtu: QP MTU enum (SMCR_CLC_MTU_*), 4 bits
  * @rmb_dma_addr: virtual address of the RMB
  * @psn: initial packet sequence number, 24 bits
+ * @eid: version 2: the negotiated EID
+ * @has_fce: version 2 first contact: @fce is present
+ * @fce: the first contact extension
+ * @gid_cnt: version 2 first contact confirm: used entries of @gids
+ * @gids: the client's RoCEv2 GIDs usable for this link group
  *
- * Only the version 1 layout (68 bytes, path type SMC-R) is handled.
+ * Only path type SMC-R is handled.
  */
 struct smcr_clc_accept_confirm {
 	u8 type;
+	u8 version;
 	bool first_contact;
 	u8 peer_id[SMCR_CLC_PEER_ID_LEN];
 	u8 gid[SMCR_CLC_GID_LEN];
@@ -235,6 +290,11 @@ struct smcr_clc_accept_confirm {
 	u8 qp_mtu;
 	u64 rmb_dma_addr;
 	u32 psn;
+	u8 eid[SMCR_CLC_EID_LEN];
+	bool has_fce;
+	struct smcr_clc_fce fce;
+	u8 gid_cnt;
+	u8 gids[SMCR_CLC_MAX_GIDS][SMCR_CLC_GID_LEN];
 };
 
 /**
@@ -265,6 +325,7 @@ int smcr_clc_proposal_encode(const struct smcr_clc_proposal *p,
 int smcr_clc_proposal_decode(const u8 *buf, size_t len,
 			     struct smcr_clc_proposal *p);
 
+int smcr_clc_accept_confirm_len(const struct smcr_clc_accept_confirm *m);
 int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
 				   u8 *buf, size_t len);
 int smcr_clc_accept_confirm_decode(const u8 *buf, size_t len,
