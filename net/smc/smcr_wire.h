@@ -8,10 +8,11 @@
  * types and helpers they need in both worlds.
  *
  * Every multi-byte field of SMC-R is transmitted in network byte order
- * (RFC 7609, Appendix A).  Fields are accessed with the explicit byte
- * shift helpers below, at byte offsets that need not be aligned, so no
- * packed structures or bit-fields are involved and the code behaves the
- * same on every host endianness.
+ * (RFC 7609, Appendix A); the little-endian length of an SMC-Rv2 LLC
+ * message is the odd one out, handled in smcr_wire_llc.c.  Fields are
+ * accessed with the explicit byte shift helpers below, at byte offsets
+ * that need not be aligned, so no packed structures or bit-fields are
+ * involved and the code behaves the same on every host endianness.
  */
 #ifndef _SMCR_WIRE_H
 #define _SMCR_WIRE_H

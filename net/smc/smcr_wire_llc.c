@@ -2,9 +2,16 @@
 /*
  * smcr: LLC (Link Layer Control) message wire format.
  *
- * Encoders and decoders for the SMC-R version 1 LLC messages of RFC 7609,
- * Appendix A.3.  All layouts are written down as byte offsets below and
- * accessed with the big-endian helpers of smcr_wire.h.
+ * Encoders and decoders for the LLC messages of SMC-R version 1 (RFC
+ * 7609, Appendix A.3) and of SMC-Rv2 as Linux 6.1 sends it; the header
+ * file describes both headers.  All layouts are written down as byte
+ * offsets below and accessed with the big-endian helpers of smcr_wire.h,
+ * except the little-endian version 2 length (see the header file).
+ *
+ * The typed decoders (smcr_llc_*_decode) take either LLC version, since
+ * the bodies are the same in the first 44 bytes; smcr_llc_hdr_decode()
+ * and smcr_llc_decode() report which one it was.  The typed encoders
+ * write version 1 messages; smcr_llc_encode() writes either.
  *
  * Where the RFC figures and Linux disagree, the Linux layout wins,
  * because Linux is the peer we must interoperate with:
@@ -17,22 +24,26 @@
  *    never sends this message.
  *
  * Error convention of every decoder:
- *   -EMSGSIZE  fewer than SMCR_LLC_MSG_LEN bytes, or a length byte other
- *              than SMCR_LLC_MSG_LEN
- *   -EPROTO    unknown type, or not the type the decoder handles
+ *   -EMSGSIZE  fewer than SMCR_LLC_MSG_LEN bytes, or a length field out
+ *              of range: other than SMCR_LLC_MSG_LEN in version 1,
+ *              outside SMCR_LLC_MSG_LEN..SMCR_LLC_V2_MAX_LEN in version 2
+ *   -EPROTO    unknown type or LLC version, or not the type the decoder
+ *              handles
  *   -EBADMSG   framed correctly, but a count is out of range
  * A decoder reads exactly SMCR_LLC_MSG_LEN bytes; anything after them
- * (a receive buffer may be larger) is ignored.
+ * (a receive buffer may be larger, a version 2 message longer) is
+ * ignored, and @len need not match a version 2 length field.
  * Encoders write exactly SMCR_LLC_MSG_LEN bytes and return that number,
- * -EINVAL for a field that does not fit its wire width or range, or
- * -ENOSPC for a short buffer.
+ * -EINVAL for a field that does not fit its wire width or range (or a
+ * type that has no version 2 form), or -ENOSPC for a short buffer.  In
+ * version 2 an ADD LINK rejection reason is not sent: there is no room.
  */
 #include "smcr_wire_llc.h"
 
 /* common header */
 #define OFF_TYPE		0
-#define OFF_LEN			1
-#define OFF_RSN			2
+#define OFF_LEN			1	/* version 2: two bytes, LE */
+#define OFF_RSN			2	/* version 1 only */
 #define OFF_FLAGS		3
 
 /* CONFIRM LINK, A.3.1 */
@@ -87,11 +98,31 @@
 #define SMCR_U24_MAX		0xffffffu
 #define SMCR_NIBBLE_MAX		0x0f
 
+/* the version 2 length, in the byte order Linux on x86 sends it */
+static u16 smcr_llc_get_le16(const u8 *p)
+{
+	return (u16)((u16)p[1] << 8 | (u16)p[0]);
+}
+
+static void smcr_llc_put_le16(u8 *p, u16 v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+}
+
+/* byte 0 of a message: LLC version and base type */
+static u8 smcr_llc_type_byte(u8 version, u8 type)
+{
+	return (u8)(version << SMCR_LLC_VERSION_SHIFT | type);
+}
+
 /**
- * smcr_llc_type_known() - is @type one of the RFC 7609 LLC types?
- * @type: first byte of a message
+ * smcr_llc_type_known() - is @type an LLC type byte we can frame?
+ * @type: first byte of a message, LLC version included
  *
- * Return: true for the eight message types of A.3.1 - A.3.8.
+ * Return: true for the version 1 types 1 to 9 (the eight types of RFC
+ * 7609 A.3.1 - A.3.8 and Linux's REQUEST ADD LINK) and for the version
+ * 2 types Linux 6.1 sends, SMCR_LLC_TYPE_*_V2.
  */
 bool smcr_llc_type_known(u8 type)
 {
@@ -100,10 +131,18 @@ bool smcr_llc_type_known(u8 type)
 	case SMCR_LLC_TYPE_ADD_LINK:
 	case SMCR_LLC_TYPE_ADD_LINK_CONT:
 	case SMCR_LLC_TYPE_DELETE_LINK:
+	case SMCR_LLC_TYPE_REQ_ADD_LINK:
 	case SMCR_LLC_TYPE_CONFIRM_RKEY:
 	case SMCR_LLC_TYPE_TEST_LINK:
 	case SMCR_LLC_TYPE_CONFIRM_RKEY_CONT:
 	case SMCR_LLC_TYPE_DELETE_RKEY:
+	case SMCR_LLC_TYPE_CONFIRM_LINK_V2:
+	case SMCR_LLC_TYPE_ADD_LINK_V2:
+	case SMCR_LLC_TYPE_DELETE_LINK_V2:
+	case SMCR_LLC_TYPE_REQ_ADD_LINK_V2:
+	case SMCR_LLC_TYPE_CONFIRM_RKEY_V2:
+	case SMCR_LLC_TYPE_TEST_LINK_V2:
+	case SMCR_LLC_TYPE_DELETE_RKEY_V2:
 		return true;
 	}
 	return false;
@@ -114,7 +153,10 @@ bool smcr_llc_type_known(u8 type)
  * @type: first byte of a message that smcr_llc_type_known() rejected
  *
  * RFC 7609 A.3: an unsupported opcode whose two high-order bits are
- * b'10' must be silently discarded; b'00' is a protocol error.
+ * b'10' must be silently discarded; b'00' is a protocol error.  The
+ * type bytes of both LLC versions (0x0_ and 0x2_) have b'00' there: an
+ * unknown type of either version is a protocol error, as it is to
+ * Linux.
  *
  * Return: true if the high-order bits of @type are b'10'.
  */
@@ -127,32 +169,44 @@ bool smcr_llc_type_discardable(u8 type)
 /**
  * smcr_llc_hdr_decode() - decode and validate the common LLC header
  * @buf: received bytes
- * @len: number of bytes in @buf, at least SMCR_LLC_MSG_LEN
- * @h: filled with the decoded header unless @len is too short
+ * @len: number of bytes in @buf, at least SMCR_LLC_MSG_LEN; only those
+ *	are read, whatever a version 2 length field says
+ * @h: filled with the decoded header unless @len is too short; bytes
+ *	1..2 are read as the version 2 length for LLC version 2, as the
+ *	version 1 length and reason otherwise
  *
- * Return: 0, -EMSGSIZE if @len or the length byte is not 44 (A.3: all
- * LLC messages are 44 bytes), -EPROTO for a type that is not an RFC
- * 7609 LLC type (including the SMC-Rv2 types and CDC).
+ * Return: 0, -EMSGSIZE if @len is too short or the length field out of
+ * range (version 1: 44, A.3; version 2: 44 to SMCR_LLC_V2_MAX_LEN),
+ * -EPROTO for a type byte smcr_llc_type_known() does not know (other
+ * LLC versions, the continuations in version 2, CDC).
  */
 int smcr_llc_hdr_decode(const u8 *buf, size_t len, struct smcr_llc_hdr *h)
 {
+	bool ok;
+
 	memset(h, 0, sizeof(*h));
 	if (len < SMCR_LLC_MSG_LEN)
 		return -EMSGSIZE;
-	h->type = buf[OFF_TYPE];
-	h->length = buf[OFF_LEN];
-	h->rej_rsn = buf[OFF_RSN] & SMCR_LLC_REJ_RSN_MASK;
+	h->version = buf[OFF_TYPE] >> SMCR_LLC_VERSION_SHIFT;
+	h->type = buf[OFF_TYPE] & SMCR_LLC_TYPE_MASK;
 	h->flags = buf[OFF_FLAGS];
 	h->resp = !!(h->flags & SMCR_LLC_FLAG_RESP);
+	if (h->version == SMCR_LLC_VERSION_2) {
+		h->length = smcr_llc_get_le16(buf + OFF_LEN);
+		ok = h->length >= SMCR_LLC_MSG_LEN &&
+		     h->length <= SMCR_LLC_V2_MAX_LEN;
+	} else {
+		h->length = buf[OFF_LEN];
+		h->rej_rsn = buf[OFF_RSN] & SMCR_LLC_REJ_RSN_MASK;
+		ok = h->length == SMCR_LLC_MSG_LEN;
+	}
 
-	if (!smcr_llc_type_known(h->type))
+	if (!smcr_llc_type_known(buf[OFF_TYPE]))
 		return -EPROTO;
-	if (h->length != SMCR_LLC_MSG_LEN)
-		return -EMSGSIZE;
-	return 0;
+	return ok ? 0 : -EMSGSIZE;
 }
 
-/* header checks plus the expected @type; returns the flags byte in @h */
+/* header checks plus the expected base @type, either LLC version */
 static int smcr_llc_frame(const u8 *buf, size_t len, u8 type,
 			  struct smcr_llc_hdr *h)
 {
@@ -706,16 +760,9 @@ int smcr_llc_test_link_decode(const u8 *buf, size_t len,
 	return 0;
 }
 
-/**
- * smcr_llc_encode() - build the LLC message selected by @m->type
- * @m: message type and contents
- * @buf: output buffer
- * @len: size of @buf
- *
- * Return: SMCR_LLC_MSG_LEN, -EINVAL for an unknown type or a field out
- * of range, -ENOSPC if @len is too small.
- */
-int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len)
+/* the version 1 message of @m->type, whatever @m->version says */
+static int smcr_llc_encode_v1(const struct smcr_llc_msg *m, u8 *buf,
+			      size_t len)
 {
 	const struct smcr_llc_confirm_rkey_cont *rkey_cont =
 		&m->u.confirm_rkey_cont;
@@ -746,14 +793,65 @@ int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len)
 	return -EINVAL;
 }
 
+/* can @m be sent in LLC version @m->version? */
+static int smcr_llc_check_version(const struct smcr_llc_msg *m)
+{
+	switch (m->version) {
+	case SMCR_LLC_VERSION_1:
+		return 0;
+	case SMCR_LLC_VERSION_2:
+		if (m->type > SMCR_LLC_TYPE_MASK ||
+		    !smcr_llc_type_known(smcr_llc_type_byte(m->version,
+							    m->type)))
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 /**
- * smcr_llc_decode() - parse any RFC 7609 LLC message
+ * smcr_llc_encode() - build the LLC message selected by @m->type
+ * @m: LLC version, message type and contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * The header is written in the format of @m->version; the body is the
+ * same in both.  A version 2 message is SMCR_LLC_MSG_LEN bytes long,
+ * its length field says so.  The length takes the byte of an ADD LINK
+ * rejection reason: in version 2 the reason is not sent (but still
+ * range checked), as Linux does not send it.
+ *
+ * Return: SMCR_LLC_MSG_LEN, -EINVAL for an unknown version or type, a
+ * type without a version 2 form (ADD LINK CONTINUATION, CONFIRM RKEY
+ * CONTINUATION) in version 2, or a field out of range, -ENOSPC if @len
+ * is too small.
+ */
+int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len)
+{
+	int rc;
+
+	rc = smcr_llc_check_version(m);
+	if (rc)
+		return rc;
+	rc = smcr_llc_encode_v1(m, buf, len);
+	if (rc < 0 || m->version == SMCR_LLC_VERSION_1)
+		return rc;
+	/* the version 2 header; the length overwrites any reason */
+	buf[OFF_TYPE] = smcr_llc_type_byte(m->version, m->type);
+	smcr_llc_put_le16(buf + OFF_LEN, SMCR_LLC_MSG_LEN);
+	return rc;
+}
+
+/**
+ * smcr_llc_decode() - parse any LLC message of either version
  * @buf: received bytes
  * @len: number of bytes in @buf
- * @m: @m->type and the matching member of @m->u are filled in; the
- *	whole structure is zeroed first
+ * @m: @m->version, @m->type and the matching member of @m->u are
+ *	filled in; the whole structure is zeroed first
  *
- * Dispatches on the type byte.  For -EPROTO the caller decides with
+ * Dispatches on the base type; a version 2 body is read from the first
+ * SMCR_LLC_MSG_LEN bytes in the version 1 layout.  REQUEST ADD LINK
+ * has no decoder (-EPROTO).  For -EPROTO the caller decides with
  * smcr_llc_type_discardable() whether to drop the message silently or
  * to treat it as a protocol violation (A.3).
  *
@@ -769,6 +867,7 @@ int smcr_llc_decode(const u8 *buf, size_t len, struct smcr_llc_msg *m)
 	rc = smcr_llc_hdr_decode(buf, len, &h);
 	if (rc)
 		return rc;
+	m->version = h.version;
 	m->type = h.type;
 	switch (h.type) {
 	case SMCR_LLC_TYPE_CONFIRM_LINK:

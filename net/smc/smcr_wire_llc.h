@@ -2,21 +2,48 @@
 /*
  * smcr: LLC (Link Layer Control) message wire format.
  *
- * Pure encode / decode / validate routines for the SMC-R version 1 LLC
- * messages of RFC 7609, Appendix A.3.  Nothing here touches queue pairs
- * or allocates memory; the same source is built for the kernel module
- * and for the host unit tests and fuzzer.
+ * Pure encode / decode / validate routines for the LLC messages of
+ * SMC-R version 1 (RFC 7609, Appendix A.3) and of SMC-Rv2, as Linux 6.1
+ * sends it.  Nothing here touches queue pairs or allocates memory; the
+ * same source is built for the kernel module and for the host unit
+ * tests and fuzzer.
  *
- * Every LLC message is exactly SMCR_LLC_MSG_LEN (44) bytes, zero padded
- * (A.3), and starts with a four byte header:
+ * The high nibble of byte 0 is the LLC version, the low nibble the
+ * message type (SMCR_LLC_TYPE_*); the version selects one of two four
+ * byte headers.
  *
- *   0     type (SMCR_LLC_TYPE_*).  Linux reads the high nibble as an
- *         LLC version: 0 for the RFC 7609 formats, 2 for SMC-Rv2.
+ * SMC-Rv1 link groups, LLC version 0 (SMCR_LLC_VERSION_1).  Every
+ * message is exactly SMCR_LLC_MSG_LEN (44) bytes, zero padded (A.3):
+ *
+ *   0     0x0 | type
  *   1     length, 44
  *   2     reserved, except that its low nibble carries the rejection
  *         reason of an ADD LINK reply (A.3.2)
  *   3     flags: bit 0x80 is the reply flag R of every message, the
  *         other bits are type specific (SMCR_LLC_FLAG_*)
+ *
+ * SMC-Rv2 link groups, LLC version 2 (SMCR_LLC_VERSION_2), as Linux
+ * 6.1 sends it.  There is no version 2 ADD LINK CONTINUATION or CONFIRM
+ * RKEY CONTINUATION; the other types are the SMCR_LLC_TYPE_*_V2 bytes:
+ *
+ *   0     0x2 | type
+ *   1..2  length, 44 to SMCR_LLC_V2_MAX_LEN.  Beware: Linux declares
+ *         this field a plain u16, not __be16, so it travels in the
+ *         sender's CPU byte order; from x86 that is little-endian, and
+ *         little-endian is how we encode and decode it.  (A big-endian
+ *         sender's 44 would read as 11264 here and be refused.)  The
+ *         field covers byte 2, so a version 2 ADD LINK reply cannot
+ *         carry a rejection reason; Linux sends its reject with length
+ *         44 and none.
+ *   3     flags, as in version 1
+ *
+ * A version 2 ADD LINK, REQUEST ADD LINK or DELETE RKEY may be longer
+ * than 44 bytes (Linux sends them from an 8 KiB buffer: ADD LINK has an
+ * extension after byte 44, DELETE RKEY up to 255 RKeys).  Only the
+ * first 44 bytes are ever read here.  In them, the bodies of the
+ * version 2 CONFIRM LINK, ADD LINK, DELETE LINK, CONFIRM RKEY, TEST LINK
+ * and DELETE RKEY have the version 1 layouts; REQUEST ADD LINK is known
+ * by its header only, in either version, and has no body decoder.
  *
  * Decoded messages are plain C structures holding host-order values.
  * Reserved bits and bytes are ignored on receive and sent as zero.
@@ -26,7 +53,9 @@
 
 #include "smcr_wire.h"
 
-/* every LLC message, request or reply, is this long (A.3) */
+/* every version 1 LLC message is this long (A.3), and every one we
+ * send; a version 2 message is at least this long
+ */
 #define SMCR_LLC_MSG_LEN	44
 #define SMCR_LLC_HDR_LEN	4
 
@@ -40,11 +69,10 @@
 #define SMCR_LLC_TYPE_CONFIRM_RKEY_CONT	0x08
 #define SMCR_LLC_TYPE_DELETE_RKEY	0x09
 
-/* Types used by Linux but not by RFC 7609.  Only named here; the
- * decoders reject them with -EPROTO.  REQUEST ADD LINK (5) is sent by
- * Linux only in SMC-Rv2 link groups.  The v2 variants are the v1 type
- * with the high nibble (LLC version) set to 2 and a 16 bit length in
- * bytes 1..2 instead of the length byte.
+/* Types used by Linux but not by RFC 7609.  REQUEST ADD LINK (5) is
+ * sent by Linux only in SMC-Rv2 link groups; its header is known, its
+ * body is not decoded (-EPROTO).  The SMC-Rv2 type bytes are the base
+ * type with LLC version 2 in the high nibble.
  */
 #define SMCR_LLC_TYPE_REQ_ADD_LINK	0x05
 #define SMCR_LLC_TYPE_CONFIRM_LINK_V2	0x21
@@ -54,7 +82,13 @@
 #define SMCR_LLC_TYPE_CONFIRM_RKEY_V2	0x26
 #define SMCR_LLC_TYPE_TEST_LINK_V2	0x27
 #define SMCR_LLC_TYPE_DELETE_RKEY_V2	0x29
-#define SMCR_LLC_VERSION_SHIFT		4	/* LLC version in type byte */
+
+/* byte 0: LLC version in the high nibble, base type in the low one */
+#define SMCR_LLC_VERSION_SHIFT		4
+#define SMCR_LLC_TYPE_MASK		0x0f
+#define SMCR_LLC_VERSION_1		0	/* RFC 7609 link groups */
+#define SMCR_LLC_VERSION_2		2	/* SMC-Rv2 link groups */
+#define SMCR_LLC_V2_MAX_LEN		8192	/* bytes 1..2 of version 2 */
 
 /* A.3: the two high-order type bits tell how an unsupported opcode is
  * handled: b'00' protocol error, b'10' silently discard, b'11' CDC.
@@ -106,15 +140,21 @@
 
 /**
  * struct smcr_llc_hdr - decoded common LLC header
- * @type: byte 0, SMCR_LLC_TYPE_*
- * @length: byte 1, always SMCR_LLC_MSG_LEN after a successful decode
- * @rej_rsn: low nibble of byte 2; only meaningful in ADD LINK
+ * @version: high nibble of byte 0, SMCR_LLC_VERSION_*
+ * @type: low nibble of byte 0, the base type SMCR_LLC_TYPE_* whatever
+ *	the version
+ * @length: version 1: byte 1, always SMCR_LLC_MSG_LEN after a
+ *	successful decode; version 2: bytes 1..2 (little-endian), between
+ *	SMCR_LLC_MSG_LEN and SMCR_LLC_V2_MAX_LEN after a successful decode
+ * @rej_rsn: version 1: low nibble of byte 2, only meaningful in ADD
+ *	LINK; version 2: always 0
  * @flags: byte 3 as received (SMCR_LLC_FLAG_*)
  * @resp: reply flag R, bit 0x80 of @flags
  */
 struct smcr_llc_hdr {
+	u8 version;
 	u8 type;
-	u8 length;
+	u16 length;
 	u8 rej_rsn;
 	u8 flags;
 	bool resp;
@@ -146,7 +186,9 @@ struct smcr_llc_confirm_link {
  * struct smcr_llc_add_link - ADD LINK (A.3.2)
  * @resp: reply flag
  * @reject: rejection flag Z, meaningful on a reply
- * @rej_rsn: rejection reason (SMCR_LLC_REJ_RSN_*), 4 bits
+ * @rej_rsn: rejection reason (SMCR_LLC_REJ_RSN_*), 4 bits; version 1
+ *	only: version 2 has no room for it, the encoder leaves it out
+ *	(as Linux does) and the decoder reports 0
  * @mac: sender's RoCE MAC for the new link
  * @gid: sender's RoCE GID for the new link
  * @qpn: sender's QP number for the new link, 24 bits
@@ -262,8 +304,11 @@ struct smcr_llc_confirm_rkey_cont {
  * struct smcr_llc_delete_rkey - DELETE RKEY (A.3.7)
  * @resp: reply flag
  * @negative: negative reply flag Z
- * @count: number of RKeys, at most SMCR_LLC_DEL_RKEY_MAX
- * @err_mask: on a negative reply, bit 0x80 >> i flags @rkeys[i]
+ * @count: number of RKeys, at most SMCR_LLC_DEL_RKEY_MAX; a version 2
+ *	message with more (their RKeys lie past byte 44) is refused
+ * @err_mask: on a negative reply, bit 0x80 >> i flags @rkeys[i]; in
+ *	version 2 this byte is Linux's num_inval_rkeys, the number of
+ *	RKeys it did not know
  * @rkeys: the first @count entries are on the wire
  */
 struct smcr_llc_delete_rkey {
@@ -285,8 +330,11 @@ struct smcr_llc_test_link {
 };
 
 /**
- * struct smcr_llc_msg - any decoded SMC-R v1 LLC message
- * @type: SMCR_LLC_TYPE_*, selects the member of @u
+ * struct smcr_llc_msg - any decoded LLC message
+ * @version: SMCR_LLC_VERSION_*, the header format; a zeroed structure
+ *	is version 1
+ * @type: base type SMCR_LLC_TYPE_* (low nibble of byte 0), selects the
+ *	member of @u
  * @u: the decoded message
  * @u.confirm_link: for SMCR_LLC_TYPE_CONFIRM_LINK
  * @u.add_link: for SMCR_LLC_TYPE_ADD_LINK
@@ -298,6 +346,7 @@ struct smcr_llc_test_link {
  * @u.test_link: for SMCR_LLC_TYPE_TEST_LINK
  */
 struct smcr_llc_msg {
+	u8 version;
 	u8 type;
 	union {
 		struct smcr_llc_confirm_link confirm_link;

@@ -2,12 +2,15 @@
 /*
  * libFuzzer target for the smcr LLC wire format.
  *
- * Two properties are checked on every input:
+ * Two properties are checked on every input, in both LLC versions:
  *  1. Arbitrary bytes go through the header check, every typed decoder
  *     and the dispatcher.  Whatever decodes must re-encode to 44 bytes
- *     that decode again to the very same structure.
+ *     that decode again to the very same structure, and must decode the
+ *     same from its first 44 bytes alone.
  *  2. The input is also read as field values for each message type.
- *     Whatever the encoder accepts must decode back to those values.
+ *     Whatever the encoder accepts must decode back to those values
+ *     (version 2 leaves out an ADD LINK reason); version 2 refuses only
+ *     what it has no form for.
  */
 #include "smcr_wire_llc.h"
 #include "fuzz_wire.h"
@@ -22,7 +25,11 @@ static void check_typed(const u8 *data, size_t size,
 	int trc;
 
 	memset(&t, 0, sizeof(t));
-	t.type = size ? data[0] : 0;
+	if (size) {
+		t.version = data[0] >> SMCR_LLC_VERSION_SHIFT;
+		t.type = data[0] & SMCR_LLC_TYPE_MASK;
+	}
+	/* the typed decoders take either version: pick by base type */
 	switch (t.type) {
 	case SMCR_LLC_TYPE_CONFIRM_LINK:
 		trc = smcr_llc_confirm_link_decode(data, size,
@@ -78,14 +85,35 @@ static void check_decode(const u8 *data, size_t size)
 	if (hrc)
 		FUZZ_ASSERT(rc == hrc);
 	check_typed(data, size, &m, rc);
+	/* nothing after the first 44 bytes counts */
+	if (size > SMCR_LLC_MSG_LEN) {
+		FUZZ_ASSERT(smcr_llc_decode(data, SMCR_LLC_MSG_LEN, &q) == rc);
+		FUZZ_ASSERT(!memcmp(&m, &q, sizeof(m)));
+	}
 	if (rc)
 		return;
-	FUZZ_ASSERT(size >= SMCR_LLC_MSG_LEN && m.type == h.type);
+	FUZZ_ASSERT(size >= SMCR_LLC_MSG_LEN && m.type == h.type &&
+		    m.version == h.version);
+	if (h.version == SMCR_LLC_VERSION_2)
+		FUZZ_ASSERT(h.length >= SMCR_LLC_MSG_LEN &&
+			    h.length <= SMCR_LLC_V2_MAX_LEN && !h.rej_rsn);
+	else
+		FUZZ_ASSERT(h.version == SMCR_LLC_VERSION_1 &&
+			    h.length == SMCR_LLC_MSG_LEN);
 	n = smcr_llc_encode(&m, out, sizeof(out));
 	FUZZ_ASSERT(n == SMCR_LLC_MSG_LEN);
-	FUZZ_ASSERT(out[0] == data[0] && out[1] == data[1]);
+	FUZZ_ASSERT(out[0] == data[0]);
+	FUZZ_ASSERT(smcr_llc_hdr_decode(out, n, &h) == 0 &&
+		    h.length == SMCR_LLC_MSG_LEN);
 	FUZZ_ASSERT(smcr_llc_decode(out, n, &q) == 0);
 	FUZZ_ASSERT(!memcmp(&m, &q, sizeof(m)));
+}
+
+/* Linux has no version 2 form of the continuations */
+static bool v1_only(const struct smcr_llc_msg *m)
+{
+	return m->type == SMCR_LLC_TYPE_ADD_LINK_CONT ||
+	       m->type == SMCR_LLC_TYPE_CONFIRM_RKEY_CONT;
 }
 
 static void take_rtoken(struct cursor *c, struct smcr_llc_rtoken *t)
@@ -101,9 +129,13 @@ static void build(const u8 *data, size_t size)
 	struct smcr_llc_msg m, q;
 	unsigned int i, n;
 	int rc;
+	u8 t;
 
 	memset(&m, 0, sizeof(m));
-	m.type = take8(&c) % 10;
+	/* read like a type byte: 0x2_ is version 2 */
+	t = take8(&c);
+	m.version = t & 0x20 ? SMCR_LLC_VERSION_2 : SMCR_LLC_VERSION_1;
+	m.type = (t & SMCR_LLC_TYPE_MASK) % 10;
 	switch (m.type) {
 	case SMCR_LLC_TYPE_CONFIRM_LINK:
 		m.u.confirm_link.resp = take8(&c) & 1;
@@ -183,11 +215,26 @@ static void build(const u8 *data, size_t size)
 	rc = smcr_llc_encode(&m, out, sizeof(out));
 	if (rc < 0) {
 		FUZZ_ASSERT(rc == -EINVAL);
+		/* version 2 refuses only what has no version 2 form */
+		if (m.version == SMCR_LLC_VERSION_2) {
+			m.version = SMCR_LLC_VERSION_1;
+			if (smcr_llc_encode(&m, out, sizeof(out)) > 0)
+				FUZZ_ASSERT(v1_only(&m));
+		}
 		return;
 	}
 	FUZZ_ASSERT(rc == SMCR_LLC_MSG_LEN);
+	FUZZ_ASSERT(m.version != SMCR_LLC_VERSION_2 || !v1_only(&m));
+	/* version 2 has no room for an ADD LINK reason: it is left out */
+	if (m.version == SMCR_LLC_VERSION_2 &&
+	    m.type == SMCR_LLC_TYPE_ADD_LINK)
+		m.u.add_link.rej_rsn = 0;
 	FUZZ_ASSERT(smcr_llc_decode(out, rc, &q) == 0);
 	FUZZ_ASSERT(!memcmp(&m, &q, sizeof(m)));
+
+	/* no other version goes out: 1, 3, 5 ... 15 */
+	m.version = t >> SMCR_LLC_VERSION_SHIFT | 1;
+	FUZZ_ASSERT(smcr_llc_encode(&m, out, sizeof(out)) == -EINVAL);
 }
 
 static void fuzz_one(const u8 *data, size_t size)

@@ -5,7 +5,10 @@
  * Golden byte arrays below are written by hand from the message diagrams
  * of RFC 7609 Appendix A.3, with the offsets cross-checked against the
  * Linux 6.1 peer (ADD LINK: two reserved bytes after the MAC; CONFIRM
- * LINK: flags 0x03 and max links 2 as Linux sends them).
+ * LINK: flags 0x03 and max links 2 as Linux sends them).  The SMC-Rv2
+ * goldens are laid out as Linux 6.1 sends them in an SMC-Rv2 link group
+ * from x86: LLC version 2 in the high nibble of byte 0, a little-endian
+ * length in bytes 1..2.
  * Output is TAP version 13; the exit status is non-zero on any failure.
  *
  * With "--write-corpus DIR" the program instead writes the golden
@@ -127,6 +130,134 @@ static const u8 golden_test_link[SMCR_LLC_MSG_LEN] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
+/* SMC-Rv2: CONFIRM LINK request of the server */
+static const u8 golden_v2_confirm_link[SMCR_LLC_MSG_LEN] = {
+	0x21, 0x2c, 0x00, 0x03,		/* v2 type, length 44 LE, flags */
+	0x02, 0x11, 0x22, 0x33, 0x44, 0x55, /* MAC */
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* GID */
+	0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
+	0x01, 0x02, 0x03,		/* QP number */
+	0x01,				/* link number */
+	0xa0, 0xb0, 0xc0, 0xd1,		/* link user id */
+	0x02,				/* max links */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+};
+
+/* SMC-Rv2: the client's CONFIRM LINK response */
+static const u8 golden_v2_confirm_link_resp[SMCR_LLC_MSG_LEN] = {
+	0x21, 0x2c, 0x00, 0x83,		/* reply, no eyecatcher */
+	0x02, 0x66, 0x77, 0x88, 0x99, 0xaa, /* MAC */
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* GID */
+	0x02, 0x66, 0x77, 0xff, 0xfe, 0x88, 0x99, 0xaa,
+	0x00, 0x00, 0x11,		/* QP number */
+	0x01,				/* link number, echoed */
+	0x5e, 0x6f, 0x70, 0x81,		/* link user id */
+	0x02,				/* max links */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+};
+
+/* SMC-Rv2: TEST LINK request */
+static const u8 golden_v2_test_link[SMCR_LLC_MSG_LEN] = {
+	0x27, 0x2c, 0x00, 0x00,		/* request */
+	0x3c, 0x0d, 0xf2, 0x91, 0x5a, 0x00, 0x7e, 0x13, /* user data */
+	0xc4, 0x28, 0xb6, 0x01, 0x99, 0xe5, 0x40, 0x6d,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* SMC-Rv2: DELETE LINK of the whole group, orderly */
+static const u8 golden_v2_delete_link[SMCR_LLC_MSG_LEN] = {
+	0x24, 0x2c, 0x00, 0x60,		/* all, orderly */
+	0x00,				/* link number: none with all */
+	0x00, 0x03, 0x00, 0x00,		/* reason: program initiated */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* SMC-Rv2: CONFIRM RKEY response, the request echoed with R set */
+static const u8 golden_v2_confirm_rkey_resp[SMCR_LLC_MSG_LEN] = {
+	0x26, 0x2c, 0x00, 0x80,		/* reply */
+	0x01,				/* one other link */
+	0x00, 0x01, 0x8a, 0x2f,		/* rkey on this link */
+	0x00, 0x00, 0x00, 0x01, 0x3c, 0x48, 0x00, 0x00, /* vaddr */
+	0x02,				/* other: link number */
+	0x00, 0x02, 0x91, 0x07,
+	0x00, 0x00, 0x00, 0x01, 0x3c, 0x48, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* unused */
+	0x00, 0x00, 0x00, 0x00,
+	0x00,				/* reserved */
+};
+
+/* SMC-Rv2: DELETE RKEY request, one RKey, 44 bytes as Linux sends it */
+static const u8 golden_v2_delete_rkey[SMCR_LLC_MSG_LEN] = {
+	0x29, 0x2c, 0x00, 0x00,		/* request */
+	0x01,				/* num_rkeys */
+	0x00,				/* num_inval_rkeys */
+	0x00, 0x00,			/* reserved */
+	0x00, 0x01, 0x8a, 0x2f,		/* rkey */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00,
+};
+
+/* SMC-Rv2: ADD LINK reject, the request echoed: length 44, no reason */
+static const u8 golden_v2_add_link_rej[SMCR_LLC_MSG_LEN] = {
+	0x22, 0x2c, 0x00, 0xc0,		/* reply + reject */
+	0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, /* MAC */
+	0x00, 0x00,			/* reserved (Linux) */
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, /* GID */
+	0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f,
+	0xab, 0xcd, 0xef,		/* QP number */
+	0x02,				/* link number */
+	0x05,				/* MTU 4096 */
+	0x12, 0x34, 0x56,		/* initial PSN */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+};
+
+/* SMC-Rv2: ADD LINK request with its extension, one RKey pair: 88 */
+#define GOLDEN_V2_ADD_LINK_LEN	88
+static const u8 golden_v2_add_link[GOLDEN_V2_ADD_LINK_LEN] = {
+	0x22, 0x58, 0x00, 0x00,		/* request, length 88 LE */
+	0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, /* MAC */
+	0x00, 0x00,			/* reserved (Linux) */
+	0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, /* GID */
+	0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f,
+	0xab, 0xcd, 0xef,		/* QP number */
+	0x02,				/* link number */
+	0x05,				/* MTU 4096 */
+	0x12, 0x34, 0x56,		/* initial PSN */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+	/* extension, not decoded */
+	0x80,				/* direct */
+	0x00,				/* reserved */
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* target GID */
+	0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
+	0x01, 0x00,			/* one RKey pair, LE as well */
+	0x00, 0x01, 0x8a, 0x2f,		/* rkey on this link */
+	0x00, 0x03, 0x10, 0x44,		/* rkey on the new link */
+	0x00, 0x00, 0x00, 0x01, 0x3c, 0x48, 0x00, 0x00, /* vaddr */
+};
+
+/* SMC-Rv2: REQUEST ADD LINK offering two GIDs, 28 + 2 * 16 bytes */
+#define GOLDEN_V2_REQ_ADD_LINK_LEN	60
+static const u8 golden_v2_req_add_link[GOLDEN_V2_REQ_ADD_LINK_LEN] = {
+	0x25, 0x3c, 0x00, 0x00,		/* request, length 60 LE */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+					/* reserved */
+	0x02,				/* GID count */
+	0x00, 0x00, 0x00,		/* reserved */
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* GID 1 */
+	0x02, 0x66, 0x77, 0xff, 0xfe, 0x88, 0x99, 0xaa,
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* GID 2 */
+	0x02, 0x66, 0x77, 0xff, 0xfe, 0x88, 0x99, 0xab,
+};
+
 static const struct wire_seed goldens[] = {
 	{ "confirm_link", golden_confirm_link, SMCR_LLC_MSG_LEN },
 	{ "add_link", golden_add_link, SMCR_LLC_MSG_LEN },
@@ -137,6 +268,18 @@ static const struct wire_seed goldens[] = {
 	{ "confirm_rkey_cont", golden_confirm_rkey_cont, SMCR_LLC_MSG_LEN },
 	{ "delete_rkey", golden_delete_rkey, SMCR_LLC_MSG_LEN },
 	{ "test_link", golden_test_link, SMCR_LLC_MSG_LEN },
+	{ "v2_confirm_link", golden_v2_confirm_link, SMCR_LLC_MSG_LEN },
+	{ "v2_confirm_link_resp", golden_v2_confirm_link_resp,
+	  SMCR_LLC_MSG_LEN },
+	{ "v2_test_link", golden_v2_test_link, SMCR_LLC_MSG_LEN },
+	{ "v2_delete_link", golden_v2_delete_link, SMCR_LLC_MSG_LEN },
+	{ "v2_confirm_rkey_resp", golden_v2_confirm_rkey_resp,
+	  SMCR_LLC_MSG_LEN },
+	{ "v2_delete_rkey", golden_v2_delete_rkey, SMCR_LLC_MSG_LEN },
+	{ "v2_add_link_rej", golden_v2_add_link_rej, SMCR_LLC_MSG_LEN },
+	{ "v2_add_link", golden_v2_add_link, GOLDEN_V2_ADD_LINK_LEN },
+	{ "v2_req_add_link", golden_v2_req_add_link,
+	  GOLDEN_V2_REQ_ADD_LINK_LEN },
 };
 
 static void fill_seq(u8 *dst, size_t n, u8 first)
@@ -283,6 +426,86 @@ static void golden_test_link_struct(struct smcr_llc_msg *m)
 	fill_seq(m->u.test_link.user_data, 16, 0x70);
 }
 
+static void golden_v2_confirm_link_struct(struct smcr_llc_msg *m)
+{
+	golden_confirm_link_struct(m);
+	m->version = SMCR_LLC_VERSION_2;
+}
+
+static void golden_v2_confirm_link_resp_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_confirm_link *c = &m->u.confirm_link;
+	static const u8 gid[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x66,
+				    0x77, 0xff, 0xfe, 0x88, 0x99, 0xaa };
+	static const u8 mac[6] = { 0x02, 0x66, 0x77, 0x88, 0x99, 0xaa };
+	static const u8 uid[4] = { 0x5e, 0x6f, 0x70, 0x81 };
+
+	golden_v2_confirm_link_struct(m);
+	c->resp = true;
+	memcpy(c->mac, mac, 6);
+	memcpy(c->gid, gid, 16);
+	c->qpn = 0x11;
+	memcpy(c->link_uid, uid, 4);
+}
+
+static void golden_v2_test_link_struct(struct smcr_llc_msg *m)
+{
+	static const u8 data[16] = { 0x3c, 0x0d, 0xf2, 0x91, 0x5a, 0x00,
+				     0x7e, 0x13, 0xc4, 0x28, 0xb6, 0x01,
+				     0x99, 0xe5, 0x40, 0x6d };
+
+	memset(m, 0, sizeof(*m));
+	m->version = SMCR_LLC_VERSION_2;
+	m->type = SMCR_LLC_TYPE_TEST_LINK;
+	memcpy(m->u.test_link.user_data, data, 16);
+}
+
+static void golden_v2_delete_link_struct(struct smcr_llc_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->version = SMCR_LLC_VERSION_2;
+	m->type = SMCR_LLC_TYPE_DELETE_LINK;
+	m->u.delete_link.all = true;
+	m->u.delete_link.orderly = true;
+	m->u.delete_link.reason = SMCR_LLC_DEL_PROG_INIT_TERM;
+}
+
+static void golden_v2_confirm_rkey_resp_struct(struct smcr_llc_msg *m)
+{
+	struct smcr_llc_confirm_rkey *r = &m->u.confirm_rkey;
+
+	memset(m, 0, sizeof(*m));
+	m->version = SMCR_LLC_VERSION_2;
+	m->type = SMCR_LLC_TYPE_CONFIRM_RKEY;
+	r->resp = true;
+	r->num_tkns = 1;
+	r->rkey = 0x00018a2f;
+	r->vaddr = 0x000000013c480000ULL;
+	set_rtoken(&r->others[0], 2, 0x00029107, 0x000000013c480000ULL);
+}
+
+static void golden_v2_delete_rkey_struct(struct smcr_llc_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->version = SMCR_LLC_VERSION_2;
+	m->type = SMCR_LLC_TYPE_DELETE_RKEY;
+	m->u.delete_rkey.count = 1;
+	m->u.delete_rkey.rkeys[0] = 0x00018a2f;
+}
+
+/* the body of golden_add_link, in version 2, which has no reason */
+static void golden_v2_add_link_struct(struct smcr_llc_msg *m, bool rej)
+{
+	golden_add_link_struct(m, rej);
+	m->version = SMCR_LLC_VERSION_2;
+	m->u.add_link.rej_rsn = 0;
+}
+
+static void golden_v2_add_link_rej_struct(struct smcr_llc_msg *m)
+{
+	golden_v2_add_link_struct(m, true);
+}
+
 /* build the struct with @mk and check it against @golden */
 static void golden_case(void (*mk)(struct smcr_llc_msg *m), const u8 *golden)
 {
@@ -348,21 +571,271 @@ static void test_test_link_golden(void)
 	golden_case(golden_test_link_struct, golden_test_link);
 }
 
+/* the 44 byte SMC-Rv2 goldens: encode, decode, header */
+static void test_v2_golden(void)
+{
+	static const struct {
+		void (*mk)(struct smcr_llc_msg *m);
+		const u8 *golden;
+	} cases[] = {
+		{ golden_v2_confirm_link_struct, golden_v2_confirm_link },
+		{ golden_v2_confirm_link_resp_struct,
+		  golden_v2_confirm_link_resp },
+		{ golden_v2_test_link_struct, golden_v2_test_link },
+		{ golden_v2_delete_link_struct, golden_v2_delete_link },
+		{ golden_v2_confirm_rkey_resp_struct,
+		  golden_v2_confirm_rkey_resp },
+		{ golden_v2_delete_rkey_struct, golden_v2_delete_rkey },
+		{ golden_v2_add_link_rej_struct, golden_v2_add_link_rej },
+	};
+	struct smcr_llc_hdr h;
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		cases[i].mk(&m);
+		check_golden(&m, cases[i].golden);
+		CHECK_EQ(smcr_llc_hdr_decode(cases[i].golden, SMCR_LLC_MSG_LEN,
+					     &h), 0);
+		CHECK_EQ(h.version, SMCR_LLC_VERSION_2);
+		CHECK_EQ(h.type, m.type);
+		CHECK_EQ(h.length, SMCR_LLC_MSG_LEN);
+		CHECK_EQ(h.rej_rsn, 0);
+		CHECK_EQ(h.flags, cases[i].golden[3]);
+	}
+
+	/* the reject Linux sends: Z set, no reason */
+	CHECK_EQ(smcr_llc_decode(golden_v2_add_link_rej, SMCR_LLC_MSG_LEN, &m),
+		 0);
+	CHECK(m.u.add_link.resp && m.u.add_link.reject);
+	CHECK_EQ(m.u.add_link.rej_rsn, 0);
+	/* built as for version 1, the reason is left out as Linux does */
+	golden_v2_add_link_struct(&m, true);
+	m.u.add_link.rej_rsn = SMCR_LLC_REJ_RSN_NO_ALT_PATH;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK(!memcmp(b, golden_v2_add_link_rej, sizeof(b)));
+	/* but still range checked */
+	m.u.add_link.rej_rsn = 0x10;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+}
+
+/* an ADD LINK with its extension: only the first 44 bytes are read */
+static void test_v2_add_link_long(void)
+{
+	struct smcr_llc_add_link a;
+	struct smcr_llc_msg m, g;
+	struct smcr_llc_hdr h;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	golden_v2_add_link_struct(&g, false);
+	/* the kernel hands over the first 44 bytes */
+	CHECK_EQ(smcr_llc_hdr_decode(golden_v2_add_link, SMCR_LLC_MSG_LEN, &h),
+		 0);
+	CHECK_EQ(h.version, SMCR_LLC_VERSION_2);
+	CHECK_EQ(h.type, SMCR_LLC_TYPE_ADD_LINK);
+	CHECK_EQ(h.length, GOLDEN_V2_ADD_LINK_LEN);
+	CHECK(!h.resp);
+	CHECK_EQ(smcr_llc_decode(golden_v2_add_link, SMCR_LLC_MSG_LEN, &m), 0);
+	CHECK(!memcmp(&m, &g, sizeof(m)));
+	CHECK_EQ(smcr_llc_add_link_decode(golden_v2_add_link, SMCR_LLC_MSG_LEN,
+					  &a), 0);
+	CHECK(!memcmp(&a, &g.u.add_link, sizeof(a)));
+	/* the whole message decodes the same */
+	CHECK_EQ(smcr_llc_decode(golden_v2_add_link, GOLDEN_V2_ADD_LINK_LEN,
+				 &m), 0);
+	CHECK(!memcmp(&m, &g, sizeof(m)));
+
+	/* encoded again it is 44 bytes long, and says so */
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(b[0], SMCR_LLC_TYPE_ADD_LINK_V2);
+	CHECK_EQ(b[1], 0x2c);
+	CHECK_EQ(b[2], 0x00);
+	CHECK(!memcmp(b + 3, golden_v2_add_link + 3, SMCR_LLC_MSG_LEN - 3));
+}
+
+/* REQUEST ADD LINK: the header is known, the body is not decoded */
+static void test_req_add_link(void)
+{
+	const u8 *r = golden_v2_req_add_link;
+	struct smcr_llc_hdr h;
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	CHECK_EQ(smcr_llc_hdr_decode(r, SMCR_LLC_MSG_LEN, &h), 0);
+	CHECK_EQ(h.version, SMCR_LLC_VERSION_2);
+	CHECK_EQ(h.type, SMCR_LLC_TYPE_REQ_ADD_LINK);
+	CHECK_EQ(h.length, GOLDEN_V2_REQ_ADD_LINK_LEN);
+	CHECK_EQ(h.flags, 0);
+	CHECK(!h.resp);
+	CHECK_EQ(smcr_llc_hdr_decode(r, GOLDEN_V2_REQ_ADD_LINK_LEN, &h), 0);
+	CHECK_EQ(smcr_llc_decode(r, SMCR_LLC_MSG_LEN, &m), -EPROTO);
+	CHECK_EQ(smcr_llc_decode(r, GOLDEN_V2_REQ_ADD_LINK_LEN, &m), -EPROTO);
+
+	/* the version 1 type byte: the same */
+	memcpy(b, golden_test_link, sizeof(b));
+	b[0] = SMCR_LLC_TYPE_REQ_ADD_LINK;
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+	CHECK_EQ(h.version, SMCR_LLC_VERSION_1);
+	CHECK_EQ(h.type, SMCR_LLC_TYPE_REQ_ADD_LINK);
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EPROTO);
+
+	/* and no encoder in either version */
+	memset(&m, 0, sizeof(m));
+	m.type = SMCR_LLC_TYPE_REQ_ADD_LINK;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	m.version = SMCR_LLC_VERSION_2;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+}
+
+/* the version 2 length is little-endian, 44 to 8192 */
+static void test_v2_length(void)
+{
+	struct smcr_llc_hdr h;
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+	unsigned int v;
+
+	memcpy(b, golden_v2_test_link, sizeof(b));
+	for (v = 0; v <= 0xffff; v++) {
+		b[1] = v & 0xff;
+		b[2] = v >> 8;
+		CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h),
+			 v >= SMCR_LLC_MSG_LEN && v <= SMCR_LLC_V2_MAX_LEN ?
+			 0 : -EMSGSIZE);
+		CHECK_EQ(h.length, v);
+		CHECK_EQ(h.rej_rsn, 0);
+	}
+
+	b[1] = 0x2b;			/* 43 */
+	b[2] = 0x00;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EMSGSIZE);
+	CHECK_EQ(smcr_llc_test_link_decode(b, sizeof(b), &m.u.test_link),
+		 -EMSGSIZE);
+	b[1] = 0x00;			/* 8192 */
+	b[2] = 0x20;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	b[1] = 0x01;			/* 8193 */
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EMSGSIZE);
+	b[1] = 0x00;			/* 44 big-endian: 11264 */
+	b[2] = 0x2c;
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), -EMSGSIZE);
+	CHECK_EQ(h.length, 0x2c00);
+
+	/* byte 2 is length, not an ADD LINK reason */
+	memcpy(b, golden_v2_add_link_rej, sizeof(b));
+	b[2] = SMCR_LLC_REJ_RSN_NO_ALT_PATH;
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
+	CHECK_EQ(m.u.add_link.rej_rsn, 0);
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+	CHECK_EQ(h.length, 0x012c);
+
+	/* and the encoder writes 44 little-endian */
+	golden_v2_test_link_struct(&m);
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(b[1], 0x2c);
+	CHECK_EQ(b[2], 0x00);
+}
+
+/* what neither version knows, and what version 2 cannot send */
+static void test_v2_reject(void)
+{
+	static const u8 no_v2[] = { 0, SMCR_LLC_TYPE_ADD_LINK_CONT,
+		SMCR_LLC_TYPE_REQ_ADD_LINK, SMCR_LLC_TYPE_CONFIRM_RKEY_CONT,
+		10, 15, SMCR_LLC_TYPE_CONFIRM_LINK_V2 };
+	static const u8 versions[] = { 1, 3, 4, 15, 16, 0x20, 0xff };
+	struct smcr_llc_hdr h;
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN], v1[SMCR_LLC_MSG_LEN];
+	unsigned int i, t;
+
+	/* version nibbles other than 0 and 2, in either length format */
+	for (t = 0; t < 16; t++) {
+		memcpy(b, golden_v2_test_link, sizeof(b));
+		memcpy(v1, golden_test_link, sizeof(v1));
+		for (i = 1; i < 4; i += 2) {
+			b[0] = (u8)(i << SMCR_LLC_VERSION_SHIFT | t);
+			v1[0] = b[0];
+			CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h),
+				 -EPROTO);
+			CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EPROTO);
+			CHECK_EQ(smcr_llc_decode(v1, sizeof(v1), &m), -EPROTO);
+		}
+	}
+	/* Linux has no version 2 continuations */
+	memcpy(b, golden_add_link_cont, sizeof(b));
+	b[0] = 0x23;
+	b[2] = 0x00;
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), -EPROTO);
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EPROTO);
+	CHECK_EQ(smcr_llc_add_link_cont_decode(b, sizeof(b),
+					       &m.u.add_link_cont), -EPROTO);
+	memcpy(b, golden_confirm_rkey_cont, sizeof(b));
+	b[0] = 0x28;
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), -EPROTO);
+	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EPROTO);
+
+	/* the encoder refuses and writes nothing */
+	memset(b, 0x5a, sizeof(b));
+	memset(&m, 0, sizeof(m));
+	m.version = SMCR_LLC_VERSION_2;
+	for (i = 0; i < ARRAY_LEN(no_v2); i++) {
+		m.type = no_v2[i];
+		CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	}
+	golden_test_link_struct(&m);
+	for (i = 0; i < ARRAY_LEN(versions); i++) {
+		m.version = versions[i];
+		CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	}
+	for (i = 0; i < sizeof(b); i++)
+		CHECK_EQ(b[i], 0x5a);
+}
+
 /* encode, check the header, decode and compare with the input */
-static void roundtrip(const struct smcr_llc_msg *m, u8 flags)
+static void roundtrip_one(const struct smcr_llc_msg *m, u8 flags)
 {
 	struct smcr_llc_hdr h;
 	struct smcr_llc_msg d;
 	u8 b[SMCR_LLC_MSG_LEN];
 
 	CHECK_EQ(smcr_llc_encode(m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(b[0], m->version << SMCR_LLC_VERSION_SHIFT | m->type);
 	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+	CHECK_EQ(h.version, m->version);
 	CHECK_EQ(h.type, m->type);
 	CHECK_EQ(h.length, SMCR_LLC_MSG_LEN);
 	CHECK_EQ(h.flags, flags);
 	CHECK_EQ(h.resp, !!(flags & SMCR_LLC_FLAG_RESP));
 	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &d), 0);
 	CHECK(!memcmp(&d, m, sizeof(d)));
+}
+
+/* @m, a version 1 message, round trips, and as version 2 if it can */
+static void roundtrip(const struct smcr_llc_msg *m, u8 flags)
+{
+	u8 b[SMCR_LLC_MSG_LEN], with_rsn[SMCR_LLC_MSG_LEN];
+	struct smcr_llc_msg v2;
+
+	roundtrip_one(m, flags);
+	memcpy(&v2, m, sizeof(v2));
+	v2.version = SMCR_LLC_VERSION_2;
+	if (m->type == SMCR_LLC_TYPE_ADD_LINK_CONT ||
+	    m->type == SMCR_LLC_TYPE_CONFIRM_RKEY_CONT) {
+		CHECK_EQ(smcr_llc_encode(&v2, b, sizeof(b)), -EINVAL);
+		return;
+	}
+	if (m->type != SMCR_LLC_TYPE_ADD_LINK) {
+		roundtrip_one(&v2, flags);
+		return;
+	}
+	/* version 2 has no room for the reason: sent as if it were 0 */
+	CHECK_EQ(smcr_llc_encode(&v2, with_rsn, sizeof(with_rsn)),
+		 SMCR_LLC_MSG_LEN);
+	v2.u.add_link.rej_rsn = 0;
+	roundtrip_one(&v2, flags);
+	CHECK_EQ(smcr_llc_encode(&v2, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK(!memcmp(b, with_rsn, sizeof(b)));
 }
 
 static void test_roundtrip_extremes(void)
@@ -391,6 +864,11 @@ static void test_roundtrip_extremes(void)
 	m.u.add_link.reject = false;
 	m.u.add_link.rej_rsn = SMCR_LLC_REJ_RSN_INVALID_MTU;
 	roundtrip(&m, 0x00);
+	m.u.add_link.rej_rsn = 0;
+	roundtrip(&m, 0x00);
+	m.u.add_link.resp = true;
+	m.u.add_link.reject = true;
+	roundtrip(&m, 0xc0);
 
 	golden_add_link_cont_struct(&m);
 	m.u.add_link_cont.num_rkeys = 255;
@@ -461,10 +939,11 @@ static void test_hdr(void)
 {
 	struct smcr_llc_hdr h;
 	u8 b[48];
-	unsigned int t;
+	unsigned int t, known;
 
 	memcpy(b, golden_add_link_rej, SMCR_LLC_MSG_LEN);
 	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), 0);
+	CHECK_EQ(h.version, SMCR_LLC_VERSION_1);
 	CHECK_EQ(h.type, SMCR_LLC_TYPE_ADD_LINK);
 	CHECK_EQ(h.length, 44);
 	CHECK_EQ(h.rej_rsn, 1);
@@ -484,24 +963,38 @@ static void test_hdr(void)
 	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), -EMSGSIZE);
 	b[1] = 44;
 
-	/* every type byte */
-	for (t = 0; t < 256; t++) {
+	/* every type byte; bytes 1..2 are a valid v2 length too (300) */
+	for (t = 0, known = 0; t < 256; t++) {
 		b[0] = (u8)t;
 		CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h),
 			 smcr_llc_type_known((u8)t) ? 0 : -EPROTO);
+		CHECK_EQ(h.version, t >> SMCR_LLC_VERSION_SHIFT);
+		CHECK_EQ(h.type, t & SMCR_LLC_TYPE_MASK);
+		known += smcr_llc_type_known((u8)t);
 	}
+	CHECK_EQ(known, 9 + 7);		/* types 1..9, seven v2 types */
 	CHECK(smcr_llc_type_known(1) && smcr_llc_type_known(4));
 	CHECK(smcr_llc_type_known(6) && smcr_llc_type_known(9));
-	CHECK(!smcr_llc_type_known(0) && !smcr_llc_type_known(5));
-	CHECK(!smcr_llc_type_known(10));
-	CHECK(!smcr_llc_type_known(SMCR_LLC_TYPE_CONFIRM_LINK_V2));
-	CHECK(!smcr_llc_type_known(SMCR_LLC_TYPE_DELETE_RKEY_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_REQ_ADD_LINK));
+	CHECK(!smcr_llc_type_known(0) && !smcr_llc_type_known(10));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_CONFIRM_LINK_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_ADD_LINK_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_DELETE_LINK_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_REQ_ADD_LINK_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_CONFIRM_RKEY_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_TEST_LINK_V2));
+	CHECK(smcr_llc_type_known(SMCR_LLC_TYPE_DELETE_RKEY_V2));
+	CHECK(!smcr_llc_type_known(0x20) && !smcr_llc_type_known(0x23));
+	CHECK(!smcr_llc_type_known(0x28) && !smcr_llc_type_known(0x2a));
+	CHECK(!smcr_llc_type_known(0x11) && !smcr_llc_type_known(0x31));
 	CHECK(!smcr_llc_type_known(0xfe));
 
 	CHECK(smcr_llc_type_discardable(0x80));
 	CHECK(smcr_llc_type_discardable(0xbf));
 	CHECK(!smcr_llc_type_discardable(0x05));
 	CHECK(!smcr_llc_type_discardable(0x21));
+	CHECK(!smcr_llc_type_discardable(0x23));
+	CHECK(!smcr_llc_type_discardable(0x2a));
 	CHECK(!smcr_llc_type_discardable(0xfe));
 
 	/* short buffers never get read */
@@ -551,22 +1044,22 @@ static void test_wrong_type(void)
 	struct smcr_llc_msg m;
 	unsigned int i, j;
 
-	/* every typed decoder rejects every golden of another type */
+	/* every typed decoder takes its type in either version and
+	 * rejects every golden of another type
+	 */
 	for (i = 0; i < ARRAY_LEN(decoders); i++)
 		for (j = 0; j < ARRAY_LEN(goldens); j++)
 			CHECK_EQ(decoders[i].fn(goldens[j].msg,
 						SMCR_LLC_MSG_LEN, &m),
-				 goldens[j].msg[0] == decoders[i].type ?
-				 0 : -EPROTO);
+				 (goldens[j].msg[0] & SMCR_LLC_TYPE_MASK) ==
+				 decoders[i].type ? 0 : -EPROTO);
 }
 
 static void test_unknown_types(void)
 {
 	static const u8 types[] = { 0x00, SMCR_LLC_TYPE_REQ_ADD_LINK, 0x0a,
-		0x0f, SMCR_LLC_TYPE_CONFIRM_LINK_V2, SMCR_LLC_TYPE_ADD_LINK_V2,
-		SMCR_LLC_TYPE_DELETE_LINK_V2, SMCR_LLC_TYPE_REQ_ADD_LINK_V2,
-		SMCR_LLC_TYPE_CONFIRM_RKEY_V2, SMCR_LLC_TYPE_TEST_LINK_V2,
-		SMCR_LLC_TYPE_DELETE_RKEY_V2, 0x81, 0xfe, 0xff };
+		0x0f, 0x11, 0x20, 0x23, SMCR_LLC_TYPE_REQ_ADD_LINK_V2, 0x28,
+		0x2a, 0x2f, 0x31, 0x37, 0x81, 0xfe, 0xff };
 	struct smcr_llc_msg m;
 	unsigned int i;
 	u8 b[SMCR_LLC_MSG_LEN];
@@ -581,12 +1074,16 @@ static void test_unknown_types(void)
 		 SMCR_LLC_TYPE_CONFIRM_LINK);
 	CHECK_EQ(SMCR_LLC_TYPE_DELETE_RKEY_V2, 2 << SMCR_LLC_VERSION_SHIFT |
 		 SMCR_LLC_TYPE_DELETE_RKEY);
-	/* the dispatcher refuses to encode them */
+	/* the dispatcher refuses to encode them, or a full type byte */
 	memset(&m, 0, sizeof(m));
 	for (i = 0; i < ARRAY_LEN(types); i++) {
 		m.type = types[i];
 		CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
 	}
+	m.type = SMCR_LLC_TYPE_TEST_LINK_V2;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	m.version = SMCR_LLC_VERSION_2;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
 }
 
 static void test_bad_counts(void)
@@ -612,6 +1109,21 @@ static void test_bad_counts(void)
 		b[4] = (u8)v;
 		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m),
 			 v <= SMCR_LLC_DEL_RKEY_MAX ? 0 : -EBADMSG);
+	}
+	/* version 2: a DELETE RKEY with more than 8 RKeys is longer than
+	 * 44 bytes; we cannot read it
+	 */
+	memcpy(b, golden_v2_delete_rkey, sizeof(b));
+	for (v = 0; v < 256; v++) {
+		b[4] = (u8)v;
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m),
+			 v <= SMCR_LLC_DEL_RKEY_MAX ? 0 : -EBADMSG);
+	}
+	memcpy(b, golden_v2_confirm_rkey_resp, sizeof(b));
+	for (v = 0; v < 256; v++) {
+		b[4] = (u8)v;
+		CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m),
+			 v <= SMCR_LLC_RKEY_TKNS_MAX ? 0 : -EBADMSG);
 	}
 	/* ADD LINK CONTINUATION counts remaining RTokens: all 255 legal */
 	memcpy(b, golden_add_link_cont, sizeof(b));
@@ -747,6 +1259,12 @@ static void test_encode_short(void)
 			if (!b)
 				abort();
 			CHECK_EQ(smcr_llc_encode(&m, b, n), -ENOSPC);
+			if (m.type != SMCR_LLC_TYPE_ADD_LINK_CONT &&
+			    m.type != SMCR_LLC_TYPE_CONFIRM_RKEY_CONT) {
+				m.version = SMCR_LLC_VERSION_2;
+				CHECK_EQ(smcr_llc_encode(&m, b, n), -ENOSPC);
+				m.version = SMCR_LLC_VERSION_1;
+			}
 			free(b);
 		}
 	}
@@ -785,6 +1303,17 @@ static void test_constants(void)
 	CHECK_EQ(SMCR_LLC_TYPE_TEST_LINK, 7);
 	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, 8);
 	CHECK_EQ(SMCR_LLC_TYPE_DELETE_RKEY, 9);
+	CHECK_EQ(SMCR_LLC_VERSION_1, 0);
+	CHECK_EQ(SMCR_LLC_VERSION_2, 2);
+	CHECK_EQ(SMCR_LLC_V2_MAX_LEN, 8192);
+	CHECK_EQ(SMCR_LLC_TYPE_MASK, 0x0f);
+	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_LINK_V2, 0x21);
+	CHECK_EQ(SMCR_LLC_TYPE_ADD_LINK_V2, 0x22);
+	CHECK_EQ(SMCR_LLC_TYPE_DELETE_LINK_V2, 0x24);
+	CHECK_EQ(SMCR_LLC_TYPE_REQ_ADD_LINK_V2, 0x25);
+	CHECK_EQ(SMCR_LLC_TYPE_CONFIRM_RKEY_V2, 0x26);
+	CHECK_EQ(SMCR_LLC_TYPE_TEST_LINK_V2, 0x27);
+	CHECK_EQ(SMCR_LLC_TYPE_DELETE_RKEY_V2, 0x29);
 	CHECK_EQ(SMCR_LLC_DEL_LOST_PATH, 0x00010000);
 	CHECK_EQ(SMCR_LLC_DEL_OP_INIT_TERM, 0x00020000);
 	CHECK_EQ(SMCR_LLC_DEL_PROG_INIT_TERM, 0x00030000);
@@ -808,6 +1337,11 @@ static const struct wire_test tests[] = {
 	{ "confirm_rkey_cont_golden", test_confirm_rkey_cont_golden },
 	{ "delete_rkey_golden", test_delete_rkey_golden },
 	{ "test_link_golden", test_test_link_golden },
+	{ "v2_golden", test_v2_golden },
+	{ "v2_add_link_long", test_v2_add_link_long },
+	{ "req_add_link", test_req_add_link },
+	{ "v2_length", test_v2_length },
+	{ "v2_reject", test_v2_reject },
 	{ "roundtrip_extremes", test_roundtrip_extremes },
 	{ "hdr", test_hdr },
 	{ "wrong_type", test_wrong_type },
