@@ -13,6 +13,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_ueid.h"
 
 struct proto smcr_proto = {
 	.name		= "SMCR",
@@ -48,8 +49,18 @@ static int __init smcr_init(void)
 
 	/* TCP adds the SMC option to SYNs only while this key is on */
 	static_branch_inc(&tcp_have_smc);
+
+	/* last: configuration requests come once everything is up */
+	rc = smcr_netlink_init();
+	if (rc)
+		goto out_af;
 	return 0;
 
+out_af:
+	static_branch_dec(&tcp_have_smc);
+	smcr_af_exit();
+	smcr_lgr_terminate_all(NULL);
+	flush_workqueue(smcr_hs_wq);
 out_ib:
 	smcr_ib_exit();
 out_wq:
@@ -61,6 +72,9 @@ out_proto:
 
 static void __exit smcr_exit(void)
 {
+	/* first: no configuration request runs past this point */
+	smcr_netlink_exit();
+	smcr_ueid_flush();
 	static_branch_dec(&tcp_have_smc);
 	smcr_af_exit();
 	/* no socket is left: only idle link groups */

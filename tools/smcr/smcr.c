@@ -4,12 +4,18 @@
  * SMC_GEN_NETLINK and SMC_PNETID of uapi/linux/smc.h), so it works with
  * Linux's smc.ko as with ours.
  *
+ *   smcr info                      system information (versions, host)
+ *   smcr ueid show                 the user EIDs, one a line
  *   smcr ueid add|del EID
  *   smcr ueid flush
+ *   smcr seid show|enable|disable  the system EID (s390 only)
  *   smcr pnet add PNETID eth NETDEV
  *   smcr pnet add PNETID ib IBDEV PORT
- *   smcr pnet flush
+ *   smcr pnet del PNETID | pnet flush
+ *
+ * Errors name the request and the kernel's errno; exit status 1.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,67 +26,178 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static const char *prog = "smcr";
 
 static void help(void)
 {
 	fprintf(stderr,
-		"usage: %s ueid add|del EID | ueid flush\n"
+		"usage: %s info\n"
+		"       %s ueid show | ueid add|del EID | ueid flush\n"
+		"       %s seid show|enable|disable\n"
 		"       %s pnet add PNETID eth NETDEV\n"
 		"       %s pnet add PNETID ib IBDEV PORT\n"
 		"       %s pnet del PNETID | pnet flush\n",
-		prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog);
 	exit(2);
 }
 
-/* Send one request of @family and wait for its acknowledgment */
-static int genl_request(const char *family, int cmd,
-			int (*fill)(struct nl_msg *msg, char **argv),
-			char **argv)
+struct errno_text {
+	int err;
+	const char *name;
+	const char *text;
+};
+
+/* One request: what it is called in messages, where it goes, what it
+ * puts in (fill, with arg), what its errnos mean beyond the common ones
+ * and, for a dump, what prints each reply.
+ */
+struct request {
+	const char *what;
+	const char *family;
+	int version;
+	int cmd;
+	int (*fill)(struct nl_msg *msg, char **arg);
+	char **arg;
+	const struct errno_text *errors;
+	int (*show)(struct nlattr **attrs);
+	int maxattr;
+};
+
+static const struct errno_text common_errors[] = {
+	{ EPERM, "EPERM", "permission denied (CAP_NET_ADMIN needed)" },
+	{ EOPNOTSUPP, "EOPNOTSUPP", "not supported by the loaded SMC module" },
+	{ EINVAL, "EINVAL", "invalid request" },
+	{ ENOENT, "ENOENT", "no such entry" },
+	{ EEXIST, "EEXIST", "already there" },
+	{ ERANGE, "ERANGE", "out of range" },
+	{ ENOMEM, "ENOMEM", "out of memory" },
+	{ 0, NULL, NULL }
+};
+
+/* What an errno means for a request on the UEID table */
+static const struct errno_text ueid_errors[] = {
+	{ EINVAL, "EINVAL",
+	  "not a valid EID (up to 32 of A-Z 0-9 . -, first A-Z or 0-9)" },
+	{ EEXIST, "EEXIST", "already in the UEID table" },
+	{ ERANGE, "ERANGE", "the UEID table is full (4 entries)" },
+	{ ENOENT, "ENOENT", "not in the UEID table" },
+	{ 0, NULL, NULL }
+};
+
+static const struct errno_text seid_errors[] = {
+	{ EOPNOTSUPP, "EOPNOTSUPP", "no system EID on this machine" },
+	{ ENOENT, "ENOENT", "no user EID to use instead" },
+	{ 0, NULL, NULL }
+};
+
+static const struct errno_text *lookup(const struct errno_text *tab, int err)
 {
+	for (; tab && tab->err; tab++) {
+		if (tab->err == err)
+			return tab;
+	}
+	return NULL;
+}
+
+/* "smcr: ueid add FOO: already in the UEID table (EEXIST)" */
+static void report(const struct request *req, int err)
+{
+	const struct errno_text *t = lookup(req->errors, err);
+
+	if (!t)
+		t = lookup(common_errors, err);
+	if (t)
+		fprintf(stderr, "%s: %s: %s (%s)\n", prog, req->what, t->text,
+			t->name);
+	else
+		fprintf(stderr, "%s: %s: %s (errno %d)\n", prog, req->what,
+			strerror(err), err);
+}
+
+/* The kernel's errno of a request, as the netlink error message had it:
+ * libnl would turn it into its own, coarser codes
+ */
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	(void)nla;
+	*(int *)arg = -e->error;
+	return NL_STOP;
+}
+
+static int on_reply(struct nl_msg *msg, void *arg)
+{
+	const struct request *req = arg;
+	struct nlattr *attrs[req->maxattr + 1];
+	int rc;
+
+	rc = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, req->maxattr, NULL);
+	if (rc < 0)
+		return NL_SKIP;
+	return req->show(attrs) ? NL_STOP : NL_OK;
+}
+
+/* Send @req and wait for its acknowledgment or, for a dump, read all the
+ * replies. Returns 0 or a negative errno, which it has reported.
+ */
+static int run(const struct request *req)
+{
+	struct nl_msg *msg = NULL;
 	struct nl_sock *sk;
-	struct nl_msg *msg;
-	int id, rc;
+	int id, rc, err = 0;
 
 	sk = nl_socket_alloc();
-	if (!sk)
-		return -ENOMEM;
-	rc = genl_connect(sk);
-	if (rc)
-		goto out_sock;
-	id = genl_ctrl_resolve(sk, family);
+	if (!sk || genl_connect(sk)) {
+		fprintf(stderr, "%s: cannot open a generic netlink socket\n",
+			prog);
+		err = EIO;
+		goto out;
+	}
+	id = genl_ctrl_resolve(sk, req->family);
 	if (id < 0) {
 		fprintf(stderr,
-			"%s: no generic netlink family %s: is an SMC module loaded?\n",
-			prog, family);
-		rc = -ENOENT;
-		goto out_sock;
+			"%s: SMC module not loaded (no generic netlink family %s)\n",
+			prog, req->family);
+		err = ENOENT;
+		goto out;
 	}
+	nl_socket_modify_err_cb(sk, NL_CB_CUSTOM, on_error, &err);
+	if (req->show)
+		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_reply,
+				    (void *)req);
 	msg = nlmsg_alloc();
-	if (!msg) {
-		rc = -ENOMEM;
-		goto out_sock;
+	if (!msg ||
+	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, id, 0,
+			 req->show ? NLM_F_DUMP : NLM_F_ACK, req->cmd,
+			 req->version)) {
+		err = ENOMEM;
+		goto report;
 	}
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, id, 0,
-			 NLM_F_REQUEST | NLM_F_ACK, cmd, 1)) {
-		rc = -ENOMEM;
-		goto out_msg;
-	}
-	if (fill) {
-		rc = fill(msg, argv);
-		if (rc)
-			goto out_msg;
+	/* -EINVAL: a bad argument; anything else: a libnl error, no room */
+	rc = req->fill ? req->fill(msg, req->arg) : 0;
+	if (rc) {
+		err = rc == -EINVAL ? EINVAL : ENOMEM;
+		goto report;
 	}
 	rc = nl_send_auto(sk, msg);
 	if (rc >= 0)
-		rc = nl_wait_for_ack(sk);
-	if (rc < 0)
-		fprintf(stderr, "%s: %s\n", prog, nl_geterror(rc));
-out_msg:
-	nlmsg_free(msg);
-out_sock:
-	nl_socket_free(sk);
-	return rc < 0 ? rc : 0;
+		rc = req->show ? nl_recvmsgs_default(sk) : nl_wait_for_ack(sk);
+	if (rc < 0 && !err) {
+		fprintf(stderr, "%s: %s: %s\n", prog, req->what,
+			nl_geterror(rc));
+		err = EIO;
+		goto out;
+	}
+report:
+	if (err)
+		report(req, err);
+out:
+	if (msg)
+		nlmsg_free(msg);
+	if (sk)
+		nl_socket_free(sk);
+	return -err;
 }
 
 /* The ABI's EID: SMC_MAX_EID_LEN characters padded with blanks, and a NUL */
@@ -89,11 +206,8 @@ static int fill_ueid(struct nl_msg *msg, char **argv)
 	char eid[SMC_MAX_EID_LEN + 1];
 	size_t len = strlen(argv[0]);
 
-	if (!len || len > SMC_MAX_EID_LEN) {
-		fprintf(stderr, "%s: an EID has 1 to %d characters\n",
-			prog, SMC_MAX_EID_LEN);
+	if (!len || len > SMC_MAX_EID_LEN)
 		return -EINVAL;
-	}
 	memset(eid, ' ', SMC_MAX_EID_LEN);
 	memcpy(eid, argv[0], len);
 	eid[SMC_MAX_EID_LEN] = '\0';
@@ -118,41 +232,168 @@ static int fill_pnet_add(struct nl_msg *msg, char **argv)
 				    (uint8_t)atoi(argv[3]));
 }
 
+/* A fixed-size string attribute, trailing blanks dropped */
+static void print_field(const char *name, struct nlattr *nla)
+{
+	int len = nla_len(nla);
+	const char *s = nla_data(nla);
+
+	len = strnlen(s, len);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (name)
+		printf("%s: ", name);
+	printf("%.*s\n", len, s);
+}
+
+static int show_ueid(struct nlattr **attrs)
+{
+	if (attrs[SMC_NLA_EID_TABLE_ENTRY])
+		print_field(NULL, attrs[SMC_NLA_EID_TABLE_ENTRY]);
+	return 0;
+}
+
+static int show_seid(struct nlattr **attrs)
+{
+	if (!attrs[SMC_NLA_SEID_ENTRY]) {
+		printf("seid: none\n");
+		return 0;
+	}
+	print_field("seid", attrs[SMC_NLA_SEID_ENTRY]);
+	if (attrs[SMC_NLA_SEID_ENABLED])
+		printf("enabled: %u\n", nla_get_u8(attrs[SMC_NLA_SEID_ENABLED]));
+	return 0;
+}
+
+static void print_u8(const char *name, struct nlattr *nla)
+{
+	if (nla)
+		printf("%s: %u\n", name, nla_get_u8(nla));
+}
+
+static int show_sys_info(struct nlattr **attrs)
+{
+	struct nlattr *info[SMC_NLA_SYS_MAX + 1];
+
+	if (!attrs[SMC_GEN_SYS_INFO] ||
+	    nla_parse_nested(info, SMC_NLA_SYS_MAX, attrs[SMC_GEN_SYS_INFO],
+			     NULL) < 0)
+		return 0;
+	print_u8("version", info[SMC_NLA_SYS_VER]);
+	print_u8("release", info[SMC_NLA_SYS_REL]);
+	print_u8("smcr_v2", info[SMC_NLA_SYS_IS_SMCR_V2]);
+	print_u8("ism_v2", info[SMC_NLA_SYS_IS_ISM_V2]);
+	if (info[SMC_NLA_SYS_LOCAL_HOST])
+		print_field("hostname", info[SMC_NLA_SYS_LOCAL_HOST]);
+	if (info[SMC_NLA_SYS_SEID])
+		print_field("seid", info[SMC_NLA_SYS_SEID]);
+	return 0;
+}
+
+/* The commands of family SMC_GEN_NETLINK, by their words on the command
+ * line and the number of arguments after them
+ */
+static const struct gen_command {
+	const char *words[2];
+	int nargs;
+	int cmd;
+	int (*fill)(struct nl_msg *msg, char **arg);
+	const struct errno_text *errors;
+	int (*show)(struct nlattr **attrs);
+	int maxattr;
+} gen_commands[] = {
+	{ .words = { "info" }, .cmd = SMC_NETLINK_GET_SYS_INFO,
+	  .show = show_sys_info, .maxattr = SMC_GEN_MAX },
+	{ .words = { "ueid", "show" }, .cmd = SMC_NETLINK_DUMP_UEID,
+	  .show = show_ueid, .maxattr = SMC_NLA_EID_TABLE_MAX },
+	{ .words = { "ueid", "add" }, .nargs = 1, .cmd = SMC_NETLINK_ADD_UEID,
+	  .fill = fill_ueid, .errors = ueid_errors },
+	{ .words = { "ueid", "del" }, .nargs = 1,
+	  .cmd = SMC_NETLINK_REMOVE_UEID, .fill = fill_ueid,
+	  .errors = ueid_errors },
+	{ .words = { "ueid", "flush" }, .cmd = SMC_NETLINK_FLUSH_UEID },
+	{ .words = { "seid", "show" }, .cmd = SMC_NETLINK_DUMP_SEID,
+	  .show = show_seid, .maxattr = SMC_NLA_SEID_TABLE_MAX },
+	{ .words = { "seid", "enable" }, .cmd = SMC_NETLINK_ENABLE_SEID,
+	  .errors = seid_errors },
+	{ .words = { "seid", "disable" }, .cmd = SMC_NETLINK_DISABLE_SEID,
+	  .errors = seid_errors },
+};
+
+/* smcr info | ueid ... | seid ... */
+static int gen_request(int argc, char **argv)
+{
+	struct request req = {
+		.family = SMC_GENL_FAMILY_NAME,
+		.version = SMC_GENL_FAMILY_VERSION,
+	};
+	const struct gen_command *c;
+	unsigned int i;
+	int nwords;
+	char what[64];
+
+	for (i = 0; i < ARRAY_SIZE(gen_commands); i++) {
+		c = &gen_commands[i];
+		nwords = c->words[1] ? 2 : 1;
+		if (argc == 1 + nwords + c->nargs &&
+		    !strcmp(argv[1], c->words[0]) &&
+		    (nwords == 1 || !strcmp(argv[2], c->words[1])))
+			break;
+	}
+	if (i == ARRAY_SIZE(gen_commands))
+		help();
+	snprintf(what, sizeof(what), "%s%s%s%s%s", argv[1],
+		 argc > 2 ? " " : "", argc > 2 ? argv[2] : "",
+		 argc > 3 ? " " : "", argc > 3 ? argv[3] : "");
+	req.what = what;
+	req.cmd = c->cmd;
+	req.fill = c->fill;
+	req.arg = argv + 1 + nwords;
+	req.errors = c->errors;
+	req.show = c->show;
+	req.maxattr = c->maxattr;
+	return !!run(&req);
+}
+
+/* smcr pnet ...: family SMC_PNETID */
+static int pnet_request(int argc, char **argv)
+{
+	struct request req = {
+		.family = SMCR_GENL_FAMILY_NAME,
+		.version = SMCR_GENL_FAMILY_VERSION,
+	};
+
+	req.what = "pnet";
+	if (argc == 3 && !strcmp(argv[2], "flush")) {
+		req.what = "pnet flush";
+		req.cmd = SMC_PNETID_FLUSH;
+	} else if (argc == 4 && !strcmp(argv[2], "del")) {
+		req.what = "pnet del";
+		req.cmd = SMC_PNETID_DEL;
+		req.fill = fill_pnet_name;
+		req.arg = argv + 3;
+	} else if (!strcmp(argv[2], "add") &&
+		   ((argc == 6 && !strcmp(argv[4], "eth")) ||
+		    (argc == 7 && !strcmp(argv[4], "ib")))) {
+		req.what = "pnet add";
+		req.cmd = SMC_PNETID_ADD;
+		req.fill = fill_pnet_add;
+		req.arg = argv + 3;
+	} else {
+		help();
+	}
+	return !!run(&req);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 3)
+	if (argc < 2)
 		help();
-	if (!strcmp(argv[1], "ueid")) {
-		if (!strcmp(argv[2], "flush") && argc == 3)
-			return !!genl_request(SMC_GENL_FAMILY_NAME,
-					      SMC_NETLINK_FLUSH_UEID, NULL, NULL);
-		if (argc != 4)
-			help();
-		if (!strcmp(argv[2], "add"))
-			return !!genl_request(SMC_GENL_FAMILY_NAME,
-					      SMC_NETLINK_ADD_UEID, fill_ueid,
-					      argv + 3);
-		if (!strcmp(argv[2], "del"))
-			return !!genl_request(SMC_GENL_FAMILY_NAME,
-					      SMC_NETLINK_REMOVE_UEID,
-					      fill_ueid, argv + 3);
-		help();
-	}
-	if (!strcmp(argv[1], "pnet")) {
-		if (!strcmp(argv[2], "flush") && argc == 3)
-			return !!genl_request(SMCR_GENL_FAMILY_NAME,
-					      SMC_PNETID_FLUSH, NULL, NULL);
-		if (!strcmp(argv[2], "del") && argc == 4)
-			return !!genl_request(SMCR_GENL_FAMILY_NAME,
-					      SMC_PNETID_DEL, fill_pnet_name,
-					      argv + 3);
-		if (!strcmp(argv[2], "add") &&
-		    ((argc == 6 && !strcmp(argv[4], "eth")) ||
-		     (argc == 7 && !strcmp(argv[4], "ib"))))
-			return !!genl_request(SMCR_GENL_FAMILY_NAME,
-					      SMC_PNETID_ADD, fill_pnet_add,
-					      argv + 3);
-	}
+	if (!strcmp(argv[1], "info") || !strcmp(argv[1], "ueid") ||
+	    !strcmp(argv[1], "seid"))
+		return gen_request(argc, argv);
+	if (!strcmp(argv[1], "pnet") && argc >= 3)
+		return pnet_request(argc, argv);
 	help();
 	return 2;
 }
