@@ -140,20 +140,22 @@ static void smcr_link_fail_work(struct work_struct *work)
 /**
  * smcr_lgr_find() - a group to the peer a new connection can join
  * @server: our role in the group
+ * @version: SMC-R version the connection negotiated
  * @peer_id: the peer's peer ID
  * @peer_gid: GID of the peer's end of the link
  * @peer_qpn: the peer's QP number, or 0 not to compare it
  *
  * Return: the group with a reference, or NULL.
  */
-struct smcr_lgr *smcr_lgr_find(bool server, const u8 *peer_id,
+struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 			       const u8 *peer_gid, u32 peer_qpn)
 {
 	struct smcr_lgr *lgr, *found = NULL;
 
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		if (lgr->server != server || lgr->terminating ||
+		if (lgr->server != server || lgr->version != version ||
+		    lgr->terminating ||
 		    READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE ||
 		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
 		    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) ||
@@ -171,6 +173,7 @@ struct smcr_lgr *smcr_lgr_find(bool server, const u8 *peer_id,
 /**
  * smcr_lgr_create() - a new group with one link on @port
  * @server: our role
+ * @version: SMC-R version, SMCR_CLC_V1 or SMCR_CLC_V2
  * @peer_id: the peer's peer ID
  * @port: local end of the link; the group takes over its device
  *	reference, also on failure (@port->dev is cleared)
@@ -180,7 +183,7 @@ struct smcr_lgr *smcr_lgr_find(bool server, const u8 *peer_id,
  *
  * Return: the group or an ERR_PTR.
  */
-struct smcr_lgr *smcr_lgr_create(bool server, const u8 *peer_id,
+struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 				 struct smcr_ib_port *port)
 {
 	struct smcr_lgr *lgr;
@@ -195,6 +198,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, const u8 *peer_id,
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
 	lgr->server = server;
+	lgr->version = version;
 	memcpy(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN);
 	lgr->link.lgr = lgr;
 	lgr->link.port = *port;

@@ -19,6 +19,10 @@
 #include "smcr_wire_clc.h"
 
 #define SMCR_WR_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
+/* SMC-Rv2 LLC messages may be this long; the bytes past the first 44 of
+ * any received message land in one spill buffer per link
+ */
+#define SMCR_WR_V2_SIZE		8192
 #define SMCR_WR_TX_SLOTS	16	/* control messages in flight per link */
 #define SMCR_WR_RX_SLOTS	48	/* receive buffers posted per link */
 #define SMCR_WR_TX_WAIT		(10 * HZ)
@@ -110,6 +114,10 @@ struct smcr_wr_tx {
  * @rx_bufs: receive ring, SMCR_WR_RX_SLOTS messages, DMA mapped
  * @rx_dma: DMA address of @rx_bufs
  * @rx_slots: completion entries of the receive buffers, one per slot
+ * @rx_spill: SMC-Rv2 groups: where the part of a received message past
+ *	SMCR_WR_SIZE goes, shared by all receives (nobody reads it: we
+ *	act on the first SMCR_WR_SIZE bytes of every message), DMA mapped
+ * @rx_spill_dma: DMA address of @rx_spill
  * @rx_pending: receives posted and not completed yet
  * @cdc_seq: sequence number of the last CDC message sent (A.4)
  * @fail_work: takes the group down after the link failed
@@ -147,6 +155,8 @@ struct smcr_link {
 	u8			*rx_bufs;
 	u64			rx_dma;
 	struct ib_cqe		rx_slots[SMCR_WR_RX_SLOTS];
+	u8			*rx_spill;
+	u64			rx_spill_dma;
 	atomic_t		rx_pending;
 	atomic_t		cdc_seq;
 	bool			rtr;
@@ -184,6 +194,10 @@ struct smcr_buf {
  * @kref: one per connection and one for the list while listed
  * @lock: protects @conns, @conns_num and the link state
  * @server: whether we were the server of its first contact
+ * @version: SMC-R version of the group, SMCR_CLC_V1 or SMCR_CLC_V2; its
+ *	LLC messages are framed accordingly
+ * @uses_gateway: SMC-Rv2: the peer is reached through an IP gateway
+ * @eid: SMC-Rv2: the EID negotiated on first contact
  * @peer_id: the peer's peer ID (A.2.1)
  * @link: the one link of the group
  * @conns: connections by alert token
@@ -197,6 +211,9 @@ struct smcr_lgr {
 	struct kref		kref;
 	spinlock_t		lock;	/* see above */
 	bool			server;
+	u8			version;
+	bool			uses_gateway;
+	u8			eid[SMCR_CLC_EID_LEN];
 	u8			peer_id[SMCR_CLC_PEER_ID_LEN];
 	struct smcr_link	link;
 	struct xarray		conns;

@@ -20,6 +20,7 @@
 #include "smcr_trace.h"
 
 #define SMCR_QP_MIN_RNR_TIMER	5
+#define SMCR_HOP_LIMIT_ROUTED	64
 #define SMCR_QP_TIMEOUT		15	/* 4.096 us << 15: about 134 ms */
 #define SMCR_QP_RETRY_CNT	7
 #define SMCR_QP_RNR_RETRY	7	/* 7 means retry forever */
@@ -81,15 +82,22 @@ static void smcr_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static int smcr_wr_rx_post(struct smcr_link *link, int idx)
 {
-	struct ib_sge sge = {
-		.addr = link->rx_dma + idx * SMCR_WR_SIZE,
-		.length = SMCR_WR_SIZE,
-		.lkey = link->port.dev->pd->local_dma_lkey,
+	u32 lkey = link->port.dev->pd->local_dma_lkey;
+	struct ib_sge sge[2] = {
+		{
+			.addr = link->rx_dma + idx * SMCR_WR_SIZE,
+			.length = SMCR_WR_SIZE,
+			.lkey = lkey,
+		}, {
+			.addr = link->rx_spill_dma,
+			.length = SMCR_WR_V2_SIZE - SMCR_WR_SIZE,
+			.lkey = lkey,
+		},
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe = &link->rx_slots[idx],
-		.sg_list = &sge,
-		.num_sge = 1,
+		.sg_list = sge,
+		.num_sge = link->rx_spill ? 2 : 1,
 	};
 
 	atomic_inc(&link->rx_pending);
@@ -251,7 +259,10 @@ int smcr_link_ready(struct smcr_link *link, bool rts)
 		ah->type = rdma_ah_find_type(link->port.dev->ibdev,
 					     link->port.port);
 		rdma_ah_set_port_num(ah, link->port.port);
-		rdma_ah_set_grh(ah, NULL, 0, link->port.sgid_index, 1, 0);
+		/* routed SMC-Rv2 needs a hop limit that crosses gateways */
+		rdma_ah_set_grh(ah, NULL, 0, link->port.sgid_index,
+				link->lgr->uses_gateway ? SMCR_HOP_LIMIT_ROUTED
+							: 1, 0);
 		rdma_ah_set_dgid_raw(ah, link->peer_gid);
 		memcpy(ah->roce.dmac, link->peer_mac, ETH_ALEN);
 		attr.dest_qp_num = link->peer_qpn;
@@ -287,6 +298,14 @@ int smcr_link_ready(struct smcr_link *link, bool rts)
 static void smcr_link_free_rings(struct smcr_link *link)
 {
 	struct ib_device *ibdev = link->port.dev->ibdev;
+
+	if (link->rx_spill) {
+		ib_dma_unmap_single(ibdev, link->rx_spill_dma,
+				    SMCR_WR_V2_SIZE - SMCR_WR_SIZE,
+				    DMA_FROM_DEVICE);
+		kfree(link->rx_spill);
+		link->rx_spill = NULL;
+	}
 
 	if (link->rx_bufs) {
 		ib_dma_unmap_single(ibdev, link->rx_dma,
@@ -328,6 +347,21 @@ static int smcr_link_alloc_rings(struct smcr_link *link)
 		kfree(link->rx_bufs);
 		link->rx_bufs = NULL;
 		goto err;
+	}
+	if (link->lgr->version == SMCR_CLC_V2) {
+		link->rx_spill = kzalloc(SMCR_WR_V2_SIZE - SMCR_WR_SIZE,
+					 GFP_KERNEL);
+		if (!link->rx_spill)
+			goto err;
+		link->rx_spill_dma = ib_dma_map_single(ibdev, link->rx_spill,
+						       SMCR_WR_V2_SIZE -
+						       SMCR_WR_SIZE,
+						       DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(ibdev, link->rx_spill_dma)) {
+			kfree(link->rx_spill);
+			link->rx_spill = NULL;
+			goto err;
+		}
 	}
 	for (i = 0; i < SMCR_WR_TX_SLOTS; i++) {
 		link->tx_slots[i].cqe.done = smcr_wr_tx_done;
@@ -396,7 +430,9 @@ int smcr_link_init(struct smcr_link *link)
 			.max_send_wr = SMCR_WR_TX_SLOTS * 3 + 2,
 			.max_recv_wr = SMCR_WR_RX_SLOTS,
 			.max_send_sge = 2,
-			.max_recv_sge = 1,
+			/* SMC-Rv2: message head and spill buffer */
+			.max_recv_sge = link->lgr->version == SMCR_CLC_V2 ?
+					2 : 1,
 		},
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
