@@ -5,8 +5,12 @@
  *
  * One LLC exchange at a time per link group (§3.5.5.3): the one waiting
  * names the message it expects in llc_expect, and the receive path hands
- * that message over. Requests nobody waits for (TEST LINK, DELETE LINK)
- * are answered from a work item, since sending may sleep.
+ * that message over. Requests nobody waits for (TEST LINK, DELETE LINK,
+ * and from Linux peers CONFIRM RKEY, DELETE RKEY and ADD LINK) are
+ * answered from a work item, since sending may sleep.
+ *
+ * A group has one link. Its messages are framed in the group's SMC-R
+ * version: SMC-Rv2 groups use the version 2 LLC header Linux defines.
  */
 
 #include <linux/module.h>
@@ -32,11 +36,14 @@ struct smcr_llc_req {
 	u8			msg[SMCR_WR_SIZE];
 };
 
-static int smcr_llc_send(struct smcr_link *link, const struct smcr_llc_msg *m)
+/* Send @m framed in the LLC version of @link's group */
+static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 {
 	int idx, rc;
 	u8 *buf;
 
+	m->version = link->lgr->version == SMCR_CLC_V2 ? SMCR_LLC_VERSION_2 :
+							 SMCR_LLC_VERSION_1;
 	buf = smcr_wr_tx_get(link, &idx);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
@@ -71,6 +78,25 @@ static void smcr_llc_req_work(struct work_struct *work)
 		}
 		smcr_link_fail(link);
 		break;
+	case SMCR_LLC_TYPE_CONFIRM_RKEY:
+		/* A.3.5: with one link the RMB's rkey came with the CLC
+		 * Accept or Confirm; Linux still asks before it uses an RMB
+		 */
+		m.u.confirm_rkey.resp = true;
+		smcr_llc_send(link, &m);
+		break;
+	case SMCR_LLC_TYPE_DELETE_RKEY:
+		/* A.3.7: the peer stops using an RMB; nothing to forget */
+		m.u.delete_rkey.resp = true;
+		smcr_llc_send(link, &m);
+		break;
+	case SMCR_LLC_TYPE_ADD_LINK:
+		/* A.3.2: groups here keep one link; refuse the second */
+		m.u.add_link.resp = true;
+		m.u.add_link.reject = true;
+		m.u.add_link.rej_rsn = SMCR_LLC_REJ_RSN_NO_ALT_PATH;
+		smcr_llc_send(link, &m);
+		break;
 	default:
 		break;
 	}
@@ -103,9 +129,16 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 	}
 	if (hdr.resp)
 		return;		/* an answer nobody waits for any more */
-	if (hdr.type != SMCR_LLC_TYPE_TEST_LINK &&
-	    hdr.type != SMCR_LLC_TYPE_DELETE_LINK)
+	switch (hdr.type) {
+	case SMCR_LLC_TYPE_TEST_LINK:
+	case SMCR_LLC_TYPE_DELETE_LINK:
+	case SMCR_LLC_TYPE_CONFIRM_RKEY:
+	case SMCR_LLC_TYPE_DELETE_RKEY:
+	case SMCR_LLC_TYPE_ADD_LINK:
+		break;
+	default:
 		return;
+	}
 
 	req = kmalloc(sizeof(*req), GFP_ATOMIC);
 	if (!req)
