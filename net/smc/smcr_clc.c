@@ -10,18 +10,27 @@
  *
  * After an Accept and a Confirm the connection runs over SMC-R; after a
  * Decline both peers continue over TCP.
+ *
+ * Two versions: SMC-R v1 of RFC 7609, and SMC-Rv2 as Linux implements
+ * it, which routes RoCEv2 between IPv4 subnets and requires the peers to
+ * share a user EID. The client offers what it can, v2 whenever it has a
+ * user EID and an IPv4 connection; the server takes v2 over v1, as
+ * Linux does.
  */
 
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/utsname.h>
 #include <net/addrconf.h>
 #include <net/ipv6.h>
+#include <net/route.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
 #include "smcr.h"
 #include "smcr_trace.h"
+#include "smcr_ueid.h"
 #include "smcr_wire_llc.h"
 
 /* Whether connections may use SMC-R; otherwise every handshake declines */
@@ -29,12 +38,27 @@ static bool rdma = true;
 module_param(rdma, bool, 0644);
 MODULE_PARM_DESC(rdma, "Use SMC-R when the peer agrees (default: yes)");
 
-/* What the local end of a connection offers: the Proposal's contents and
- * the RoCE port they came from (port.dev set and referenced when found).
+/* SMC release we implement within version 2 (Linux 6.1 sends 0) */
+#define SMCR_CLC_RELEASE	0
+
+/**
+ * struct smcr_clc_local - what the local end of a connection can offer
+ * @prop: the Proposal's contents
+ * @port: the RoCE port they came from, dev set and referenced when found
+ * @v1_reason: 0 if SMC-R v1 is possible, else the decline code
+ * @v2_ok: SMC-Rv2 is possible: IPv4, a RoCE port, a user EID
+ * @version: the version agreed on, once there is one
+ * @eid: SMC-Rv2: the EID agreed on
+ * @uses_gateway: SMC-Rv2: the peer is behind an IP gateway
  */
 struct smcr_clc_local {
 	struct smcr_clc_proposal prop;
 	struct smcr_ib_port port;
+	u32 v1_reason;
+	bool v2_ok;
+	u8 version;
+	u8 eid[SMCR_CLC_EID_LEN];
+	bool uses_gateway;
 };
 
 static int smcr_clc_send(struct smcr_sock *smc, const u8 *buf, int len)
@@ -107,15 +131,17 @@ static int smcr_clc_recv(struct smcr_sock *smc, u8 *buf,
 }
 
 /* App. C.1: a Decline in lieu of the message the peer expects; once it
- * is sent, both sides go on over TCP
+ * is sent, both sides go on over TCP. Its version is that of the
+ * exchange so far; a version 2 Decline names the OS, as Linux does.
  */
-static int smcr_clc_decline(struct smcr_sock *smc, u32 reason)
+static int smcr_clc_decline(struct smcr_sock *smc, u32 reason, u8 version)
 {
-	u8 buf[SMCR_CLC_DECLINE_LEN];
+	u8 buf[SMCR_CLC_DECLINE_V2_LEN];
 	struct smcr_clc_decline dcl = {
-		.version = SMCR_CLC_V1,
+		.version = version,
 		.diag = reason,
-		.os_type = SMCR_CLC_OS_NONE,
+		.os_type = version == SMCR_CLC_V1 ? SMCR_CLC_OS_NONE :
+						    SMCR_CLC_OS_LINUX,
 	};
 	int len, rc;
 
@@ -220,9 +246,12 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	int rc;
 
 	memset(lcl, 0, sizeof(*lcl));
+	/* Linux's code for a connection no RoCE port serves: no SMC device */
 	ndev = smcr_clc_route_dev(clcsk);
-	if (!ndev)
-		return SMCR_CLC_DECL_NOSMCRDEV;
+	if (!ndev) {
+		lcl->v1_reason = SMCR_CLC_DECL_NOSMCDEV;
+		return lcl->v1_reason;
+	}
 
 	if (smcr_clc_is_v4(clcsk)) {
 		rc = smcr_clc_prefix_v4(clcsk, ndev, p);
@@ -238,15 +267,64 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	if (!smcr_ib_find_port(ndev, own.s6_addr, &lcl->port)) {
 		memcpy(p->gid, lcl->port.gid, sizeof(p->gid));
 		memcpy(p->mac, lcl->port.mac, sizeof(p->mac));
-	} else if (!reason) {
-		reason = SMCR_CLC_DECL_NOSMCRDEV;
+	} else {
+		reason = reason ?: SMCR_CLC_DECL_NOSMCDEV;
 	}
 	dev_put(ndev);
-
-	p->version = SMCR_CLC_V1;
-	p->path_v1 = SMCR_CLC_PATH_R;
 	smcr_ib_system_id(p->peer_id);
-	return reason;
+	lcl->v1_reason = reason;
+	p->version = SMCR_CLC_V1;
+	p->path_v1 = reason ? SMCR_CLC_PATH_NONE : SMCR_CLC_PATH_R;
+
+	/* SMC-Rv2: an IPv4 connection, a RoCE port and a user EID */
+	if (!lcl->port.dev || !smcr_clc_is_v4(clcsk))
+		return reason;
+	p->eid_cnt = smcr_ueid_get_all(p->eids, SMCR_CLC_MAX_UEID);
+	if (!p->eid_cnt)
+		return reason;
+	lcl->v2_ok = true;
+	p->version = SMCR_CLC_V2;
+	p->path_v2 = SMCR_CLC_PATH_R;
+	p->v2_ext = true;
+	p->v2_release = SMCR_CLC_RELEASE;
+	memcpy(p->v2_gid, lcl->port.gid, SMCR_CLC_GID_LEN);
+	return 0;
+}
+
+/* SMC-Rv2 (RoCEv2 is routed): whether the peer at @peer_gid, an
+ * IPv4-mapped address, is reached through a gateway. Returns 0 or a
+ * decline code.
+ */
+static u32 smcr_clc_v2_route(struct sock *clcsk, const u8 *peer_gid,
+			     bool *uses_gateway)
+{
+	struct flowi4 fl4 = { .saddr = clcsk->sk_rcv_saddr };
+	struct in6_addr addr;
+	struct rtable *rt;
+
+	memcpy(&addr, peer_gid, sizeof(addr));
+	if (!ipv6_addr_v4mapped(&addr))
+		return SMCR_CLC_DECL_NOROUTE;
+	fl4.daddr = addr.s6_addr32[3];
+	rt = ip_route_output_flow(sock_net(clcsk), &fl4, NULL);
+	if (IS_ERR(rt))
+		return SMCR_CLC_DECL_NOROUTE;
+	*uses_gateway = rt->rt_uses_gateway;
+	ip_rt_put(rt);
+	return 0;
+}
+
+/* the first contact extension of an SMC-Rv2 Accept or Confirm */
+static void smcr_clc_fill_fce(struct smcr_clc_fce *fce, bool uses_gateway)
+{
+	const char *host = init_utsname()->nodename;
+
+	fce->v2_direct = !uses_gateway;
+	fce->os_type = SMCR_CLC_OS_LINUX;
+	fce->release = SMCR_CLC_RELEASE;
+	memset(fce->hostname, ' ', sizeof(fce->hostname));
+	memcpy(fce->hostname, host,
+	       min(strlen(host), sizeof(fce->hostname)));
 }
 
 /* App. C.1: a Decline stood in for the message expected: fall back */
@@ -261,16 +339,29 @@ static int smcr_clc_take_decline(struct smcr_sock *smc, const u8 *buf,
 	return 0;
 }
 
-/* Our half of an Accept or Confirm: link, RMB and alert token */
+/* Our half of an Accept or Confirm: link, RMB and alert token, and in
+ * SMC-Rv2 the EID and on first contact the extension with our GIDs
+ */
 static void smcr_clc_fill_acc_conf(struct smcr_sock *smc, u8 type, bool fc,
 				   struct smcr_clc_accept_confirm *m)
 {
 	struct smcr_conn *conn = &smc->conn;
-	struct smcr_link *link = &conn->lgr->link;
+	struct smcr_lgr *lgr = conn->lgr;
+	struct smcr_link *link = &lgr->link;
 
 	memset(m, 0, sizeof(*m));
 	m->type = type;
+	m->version = lgr->version;
 	m->first_contact = fc;
+	if (lgr->version == SMCR_CLC_V2) {
+		memcpy(m->eid, lgr->eid, SMCR_CLC_EID_LEN);
+		m->has_fce = fc;
+		smcr_clc_fill_fce(&m->fce, lgr->uses_gateway);
+		if (fc && type == SMCR_CLC_TYPE_CONFIRM) {
+			m->gid_cnt = 1;
+			memcpy(m->gids[0], link->port.gid, SMCR_CLC_GID_LEN);
+		}
+	}
 	smcr_ib_system_id(m->peer_id);
 	memcpy(m->gid, link->port.gid, SMCR_CLC_GID_LEN);
 	memcpy(m->mac, link->port.mac, ETH_ALEN);
@@ -317,7 +408,8 @@ static void smcr_clc_undo(struct smcr_sock *smc)
 static int smcr_clc_send_acc_conf(struct smcr_sock *smc, u8 type, bool fc)
 {
 	struct smcr_clc_accept_confirm m;
-	u8 buf[SMCR_CLC_ACC_CONF_LEN];
+	u8 buf[SMCR_CLC_ACC_CONF_V2_LEN + SMCR_CLC_FCE_LEN +
+	       SMCR_CLC_GIDLIST_HDR_LEN + SMCR_CLC_MAX_GIDS * SMCR_CLC_GID_LEN];
 	int len;
 
 	smcr_clc_fill_acc_conf(smc, type, fc, &m);
@@ -347,13 +439,35 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	struct smcr_link *link;
 	long rc;
 
+	/* the Accept must take up one of the versions we offered */
+	if (acc->version == SMCR_CLC_V2 ? !lcl->v2_ok : lcl->v1_reason)
+		return SMCR_CLC_DECL_MODEUNSUPP;
+	if (acc->version == SMCR_CLC_V2 && acc->first_contact) {
+		/* a server behind a gateway says so; the route must agree */
+		if (!acc->has_fce)
+			return SMCR_CLC_DECL_NOV2EXT;
+		if (!acc->fce.v2_direct) {
+			bool gw = false;
+
+			rc = smcr_clc_v2_route(smc->clcsock->sk, acc->gid, &gw);
+			if (rc)
+				return rc;
+			if (!gw)
+				return SMCR_CLC_DECL_NOINDIRECT;
+			lcl->uses_gateway = true;
+		}
+	}
+
 	mutex_lock(&smcr_lgr_client_lock);
 	if (acc->first_contact) {
-		lgr = smcr_lgr_create(false, acc->peer_id, &lcl->port);
+		lgr = smcr_lgr_create(false, acc->version, acc->peer_id,
+				      &lcl->port);
 		if (IS_ERR(lgr)) {
 			rc = SMCR_CLC_DECL_MEM;
 			goto out;
 		}
+		lgr->uses_gateway = lcl->uses_gateway;
+		memcpy(lgr->eid, acc->eid, SMCR_CLC_EID_LEN);
 		link = &lgr->link;
 		memcpy(link->peer_gid, acc->gid, SMCR_CLC_GID_LEN);
 		memcpy(link->peer_mac, acc->mac, ETH_ALEN);
@@ -362,7 +476,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		link->peer_mtu = acc->qp_mtu;
 	} else {
 		smcr_ib_put_port(&lcl->port);
-		lgr = smcr_lgr_find(false, acc->peer_id, acc->gid, acc->qpn);
+		lgr = smcr_lgr_find(false, acc->version, acc->peer_id,
+				    acc->gid, acc->qpn);
 		if (!lgr) {
 			rc = SMCR_CLC_DECL_NOSRVLINK;
 			goto out;
@@ -438,14 +553,14 @@ int smcr_clc_client(struct smcr_sock *smc)
 	lcl = kzalloc(sizeof(*lcl), GFP_KERNEL);
 	if (!buf || !lcl) {
 		/* App. C.1: short of memory, decline in lieu of the Proposal */
-		rc = smcr_clc_decline(smc, SMCR_CLC_DECL_MEM);
+		rc = smcr_clc_decline(smc, SMCR_CLC_DECL_MEM, SMCR_CLC_V1);
 		goto out;
 	}
 
 	reason = smcr_clc_local(smc, lcl);
 	if (reason) {
 		/* App. C.1: a Decline in lieu of the Proposal */
-		rc = smcr_clc_decline(smc, reason);
+		rc = smcr_clc_decline(smc, reason, SMCR_CLC_V1);
 		goto out;
 	}
 
@@ -476,7 +591,7 @@ int smcr_clc_client(struct smcr_sock *smc)
 			break;
 		}
 		/* App. C.1: a Decline in lieu of the Confirm */
-		rc = smcr_clc_decline(smc, rrc);
+		rc = smcr_clc_decline(smc, rrc, acc.version);
 		break;
 	default:
 		rc = -EPROTO;
@@ -510,25 +625,67 @@ static bool smcr_clc_prefix_match(const struct smcr_clc_proposal *peer,
 	return false;
 }
 
+static bool smcr_clc_path_has_r(u8 path)
+{
+	return path == SMCR_CLC_PATH_R || path == SMCR_CLC_PATH_BOTH;
+}
+
+/* SMC-Rv2 for a Proposal offering it: 0 and the EID when both sides
+ * share one, a RoCE port of ours serves the connection and the route to
+ * the client's GID is known; else the decline code, or 0 with no EID
+ * when there is just no EID in common.
+ */
+static u32 smcr_clc_server_v2(struct smcr_sock *smc,
+			      const struct smcr_clc_proposal *peer,
+			      struct smcr_clc_local *lcl)
+{
+	unsigned int i;
+
+	if (!peer->eid_cnt)
+		return SMCR_CLC_DECL_NOUEID;
+	for (i = 0; i < peer->eid_cnt; i++)
+		if (smcr_ueid_find(peer->eids[i]))
+			break;
+	if (i == peer->eid_cnt)
+		return 0;
+	if (!lcl->v2_ok)
+		return SMCR_CLC_DECL_NOSMCRDEV;
+	if (smcr_clc_v2_route(smc->clcsock->sk, peer->v2_gid,
+			      &lcl->uses_gateway))
+		return SMCR_CLC_DECL_NOSMCRDEV;
+	memcpy(lcl->eid, peer->eids[i], SMCR_CLC_EID_LEN);
+	lcl->version = SMCR_CLC_V2;
+	return 0;
+}
+
 /* The server's choice for a valid Proposal (RFC 7609 §3.5.1.2): 0 to
- * serve it over SMC-R, else the decline code.
+ * serve it over SMC-R in lcl->version, else the decline code. Like
+ * Linux, SMC-Rv2 first, and the first reason found is the one reported.
  */
 static u32 smcr_clc_server_choose(struct smcr_sock *smc,
 				  const struct smcr_clc_proposal *peer,
 				  struct smcr_clc_local *lcl)
 {
-	u32 reason = smcr_clc_local(smc, lcl);
+	u32 reason = 0;
 
-	if (reason == SMCR_CLC_DECL_CNFERR ||
-	    (!reason && !smcr_clc_prefix_match(peer, &lcl->prop,
-					      smcr_clc_is_v4(smc->clcsock->sk))))
-		return SMCR_CLC_DECL_DIFFPREFIX;
-	if (reason)
-		return reason;
-	if (!rdma || peer->version != SMCR_CLC_V1 ||
-	    (peer->path_v1 != SMCR_CLC_PATH_R &&
-	     peer->path_v1 != SMCR_CLC_PATH_BOTH))
+	smcr_clc_local(smc, lcl);
+	if (!rdma)
 		return SMCR_CLC_DECL_NOSMCRDEV;
+	if (peer->version >= SMCR_CLC_V2 && smcr_clc_path_has_r(peer->path_v2)) {
+		reason = smcr_clc_server_v2(smc, peer, lcl);
+		if (lcl->version)
+			return 0;
+	}
+	if (!smcr_clc_path_has_r(peer->path_v1))
+		return reason ?: SMCR_CLC_DECL_NOSMCDEV;
+	if (lcl->v1_reason == SMCR_CLC_DECL_CNFERR ||
+	    (!lcl->v1_reason &&
+	     !smcr_clc_prefix_match(peer, &lcl->prop,
+				    smcr_clc_is_v4(smc->clcsock->sk))))
+		return reason ?: SMCR_CLC_DECL_DIFFPREFIX;
+	if (lcl->v1_reason)
+		return reason ?: lcl->v1_reason;
+	lcl->version = SMCR_CLC_V1;
 	return 0;
 }
 
@@ -549,16 +706,23 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	bool fc;
 	long rc;
 
+	/* SMC-Rv2 names the client's end by the GID of its extension */
+	const u8 *peer_gid = lcl->version == SMCR_CLC_V2 ? peer->v2_gid :
+							   peer->gid;
+
 	mutex_lock(&smcr_lgr_server_lock);
-	lgr = smcr_lgr_find(true, peer->peer_id, peer->gid, 0);
+	lgr = smcr_lgr_find(true, lcl->version, peer->peer_id, peer_gid, 0);
 	fc = !lgr;
 	if (fc) {
-		lgr = smcr_lgr_create(true, peer->peer_id, &lcl->port);
+		lgr = smcr_lgr_create(true, lcl->version, peer->peer_id,
+				      &lcl->port);
 		if (IS_ERR(lgr)) {
 			rc = SMCR_CLC_DECL_MEM;
 			goto out;
 		}
-		memcpy(lgr->link.peer_gid, peer->gid, SMCR_CLC_GID_LEN);
+		lgr->uses_gateway = lcl->uses_gateway;
+		memcpy(lgr->eid, lcl->eid, SMCR_CLC_EID_LEN);
+		memcpy(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);
 		memcpy(lgr->link.peer_mac, peer->mac, ETH_ALEN);
 	}
 	link = &lgr->link;
@@ -590,11 +754,14 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	if (hdr.type != SMCR_CLC_TYPE_CONFIRM ||
 	    smcr_clc_accept_confirm_decode(buf, hdr.length, &conf) ||
 	    conf.type != SMCR_CLC_TYPE_CONFIRM ||
+	    conf.version != lgr->version ||
 	    smcr_clc_take_peer(smc, &conf)) {
 		rc = -EPROTO;
 		goto undo;
 	}
 	if (fc) {
+		/* a v2-only Proposal from Linux leaves its MAC out */
+		memcpy(link->peer_mac, conf.mac, ETH_ALEN);
 		link->peer_qpn = conf.qpn;
 		link->peer_psn = conf.psn;
 		link->peer_mtu = conf.qp_mtu;
@@ -670,7 +837,9 @@ int smcr_clc_server(struct smcr_sock *smc)
 			rc = 0;		/* the client declined: fell back */
 		} else if (rrc > 0) {
 			/* App. C.1: a Decline in lieu of the Accept */
-			rc = smcr_clc_decline(smc, rrc);
+			rc = smcr_clc_decline(smc, rrc,
+					      peer && peer->version >= SMCR_CLC_V2 ?
+					      SMCR_CLC_V2 : SMCR_CLC_V1);
 		} else {
 			rc = rrc;
 		}

@@ -105,6 +105,7 @@ TRACE_EVENT(smcr_conn,
 			     __field(u32, rmb)
 			     __field(u32, sndbuf)
 			     __field(u32, peer_rmb)
+			     __field(u8, version)
 			     __field(bool, first_contact)),
 	    TP_fast_assign(__entry->smc = smc;
 			   __entry->lgr = smc->conn.lgr;
@@ -112,9 +113,11 @@ TRACE_EVENT(smcr_conn,
 			   __entry->rmb = smc->conn.rmb.size;
 			   __entry->sndbuf = smc->conn.sndbuf.size;
 			   __entry->peer_rmb = smc->conn.peer_size;
+			   __entry->version = smc->conn.lgr->version;
 			   __entry->first_contact = first_contact;),
-	    TP_printk("smc=%p lgr=%p token=%u rmb=%u sndbuf=%u peer_rmb=%u%s",
-		      __entry->smc, __entry->lgr, __entry->token, __entry->rmb,
+	    TP_printk("smc=%p lgr=%p v%u token=%u rmb=%u sndbuf=%u peer_rmb=%u%s",
+		      __entry->smc, __entry->lgr, __entry->version,
+		      __entry->token, __entry->rmb,
 		      __entry->sndbuf, __entry->peer_rmb,
 		      __entry->first_contact ? " first contact" : "")
 );
@@ -124,14 +127,17 @@ TRACE_EVENT(smcr_lgr,
 	    TP_ARGS(lgr, what),
 	    TP_STRUCT__entry(__field(const void *, lgr)
 			     __field(bool, server)
+			     __field(u8, version)
 			     __field(int, conns)
 			     __array(char, what, SMCR_TRACE_WHAT)),
 	    TP_fast_assign(__entry->lgr = lgr;
 			   __entry->server = lgr->server;
+			   __entry->version = lgr->version;
 			   __entry->conns = lgr->conns_num;
 			   strscpy(__entry->what, what, SMCR_TRACE_WHAT);),
-	    TP_printk("lgr=%p %s conns=%d %s", __entry->lgr,
-		      __entry->server ? "server" : "client", __entry->conns,
+	    TP_printk("lgr=%p %s v%u conns=%d %s", __entry->lgr,
+		      __entry->server ? "server" : "client", __entry->version,
+		      __entry->conns,
 		      __entry->what)
 );
 
