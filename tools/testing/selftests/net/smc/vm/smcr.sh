@@ -24,6 +24,8 @@
 #   gone    the server's host drops off the network under an idle
 #           connection: TEST LINK notices, the client's recv ends: the server sees the end,
 #           nothing hangs
+#   version both sides with a user EID use SMC-Rv2, in a link group of its
+#           own; with the EIDs of one side removed, SMC-R v1 again
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
@@ -294,6 +296,34 @@ gone() {
 	fi
 }
 
+# version: SMC-Rv2 when both offer it, v1 otherwise
+version() {
+	local smcr=$SMCR_REPO/build/tools/smcr v2 v1
+
+	tap_check "smcr ueid add SMCR-V2-TEST ($SMCR_ROLE)" "$smcr" ueid add SMCR-V2-TEST
+	v2=$(grep -c 'smcr_conn: .* v2 ' $TRACE/trace)
+	pair v2 7595 120 \
+		"$BIN/smc_peer" server --family smc --port 7595 --bytes 16M --count 2 \
+		--timeout 100 -- \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" --port 7595 \
+		--bytes 16M --count 2 --timeout 100
+	tap_check "version: both offer v2: two SMC-Rv2 connections ($SMCR_ROLE)" \
+		test $(($(grep -c 'smcr_conn: .* v2 ' $TRACE/trace) - v2)) -eq 2
+	tap_check "version: the v2 link group is one of its own ($SMCR_ROLE)" \
+		grep -q 'smcr_lgr: .* v2 .* created' $TRACE/trace
+	barrier v1 60
+	[[ $SMCR_ROLE == b ]] && tap_check "smcr ueid flush (b)" "$smcr" ueid flush
+	v1=$(grep -c 'smcr_conn: .* v1 ' $TRACE/trace)
+	pair v1 7596 120 \
+		"$BIN/smc_peer" server --family smc --port 7596 --bytes 1M \
+		--timeout 100 -- \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" --port 7596 \
+		--bytes 1M --timeout 100
+	tap_check "version: one side without EID: SMC-R v1 ($SMCR_ROLE)" \
+		test $(($(grep -c 'smcr_conn: .* v1 ' $TRACE/trace) - v1)) -eq 1
+	"$smcr" ueid flush
+}
+
 finish() {
 	barrier finish 120
 	# closed connections wait for their peer; give them a moment
@@ -315,5 +345,6 @@ many
 oob
 abort
 gone
+version
 finish
 exit 0
