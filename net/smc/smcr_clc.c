@@ -703,13 +703,12 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	struct smcr_clc_hdr hdr;
 	struct smcr_lgr *lgr;
 	struct smcr_link *link;
+	const u8 *peer_gid;
 	bool fc;
 	long rc;
 
 	/* SMC-Rv2 names the client's end by the GID of its extension */
-	const u8 *peer_gid = lcl->version == SMCR_CLC_V2 ? peer->v2_gid :
-							   peer->gid;
-
+	peer_gid = lcl->version == SMCR_CLC_V2 ? peer->v2_gid : peer->gid;
 	mutex_lock(&smcr_lgr_server_lock);
 	lgr = smcr_lgr_find(true, lcl->version, peer->peer_id, peer_gid, 0);
 	fc = !lgr;
