@@ -150,12 +150,14 @@ static const struct {
 	struct smcr_clc_accept_confirm v;
 	u8 peer_id, gid, mac;
 } ac_goldens[] = {
-	{ { .type = SMCR_CLC_TYPE_ACCEPT, .first_contact = true,
+	{ { .type = SMCR_CLC_TYPE_ACCEPT, .version = SMCR_CLC_V1,
+	    .first_contact = true,
 	    .qpn = 0x123456, .rmb_rkey = 0x89abcdef, .rmbe_idx = 7,
 	    .rmbe_alert_token = 0xdeadbeef, .rmbe_size = 3,
 	    .qp_mtu = SMCR_CLC_MTU_4096, .psn = 0xabcdef,
 	    .rmb_dma_addr = 0x0123456789abcdefULL }, 0xa1, 0xb0, 0xc1 },
-	{ { .type = SMCR_CLC_TYPE_CONFIRM, .first_contact = false,
+	{ { .type = SMCR_CLC_TYPE_CONFIRM, .version = SMCR_CLC_V1,
+	    .first_contact = false,
 	    .qpn = 0xfedcba, .rmb_rkey = 0x10203040, .rmbe_idx = 1,
 	    .rmbe_alert_token = 0x0a0b0c0d, .rmbe_size = 1,
 	    .qp_mtu = SMCR_CLC_MTU_1024, .psn = 0x0f1e2d,
@@ -464,7 +466,7 @@ static void test_prop_golden_decode(void)
 	CHECK_EQ(p.ipv6_prefix[0].len, 64);
 	CHECK(!memcmp(p.ipv6_prefix[1].addr, exp.ipv6_prefix[1].addr, 16));
 	CHECK_EQ(p.ipv6_prefix[1].len, 48);
-	CHECK_EQ(p.ext_len, 0);
+	CHECK(!p.v2_ext);
 	CHECK(!memcmp(&p, &exp, sizeof(p)));
 }
 
@@ -509,8 +511,23 @@ static void test_prop_max_v6_and_offset(void)
 	CHECK(!memcmp(&p, &q, sizeof(p)));
 }
 
-/* a version 2 proposal as Linux sends it: SMC-D area, IP area, v2 ext */
-static void test_prop_v2_linux_style(void)
+/* fill @n blank padded EIDs into @p, one letter apart */
+static void set_eids(struct smcr_clc_proposal *p, unsigned int n)
+{
+	unsigned int i;
+
+	p->eid_cnt = (u8)n;
+	for (i = 0; i < n; i++) {
+		memset(p->eids[i], ' ', SMCR_CLC_EID_LEN);
+		memcpy(p->eids[i], "SMCR-EID-", 9);
+		p->eids[i][9] = (u8)('A' + i);
+	}
+}
+
+/* a version 2 proposal laid out as Linux does: SMC-D area, IP area, v2
+ * extension with the EIDs; the encoder places and points at each part
+ */
+static void test_prop_v2_layout(void)
 {
 	struct smcr_clc_proposal p, q;
 	u8 b[SMCR_CLC_MAX_LEN];
@@ -520,25 +537,37 @@ static void test_prop_v2_linux_style(void)
 	p.version = SMCR_CLC_V2;
 	p.path_v2 = SMCR_CLC_PATH_R;
 	p.iparea_offset = 40;
-	p.ext_len = 40 + 2 * 32;
+	p.v2_ext = true;
+	fill_seq(p.v2_gid, 16, 0x90);
+	set_eids(&p, 2);
 	n = smcr_clc_proposal_encode(&p, b, sizeof(b));
-	CHECK_EQ(n, 40 + 40 + 8 + 2 * 17 + 104 + 4);
+	CHECK_EQ(n, 40 + 40 + 8 + 2 * 17 + 40 + 2 * 32 + 4);
 	CHECK_EQ(b[7], 0x20);
-	memset(b + 40, 0x77, 40);		/* SMC-D GID area */
-	memset(b + 122, 0x66, 104);		/* v2 extension */
+	CHECK_EQ(smcr_get_be16(b + 38), 40);
+	CHECK_EQ(smcr_get_be16(b + 50), 28 + 8 + 2 * 17);	/* v2 ext */
+	CHECK_EQ(b[122], 2);					/* EIDs */
+	CHECK(!memcmp(b + 130, p.v2_gid, 16));
+	CHECK(!memcmp(b + 162, p.eids[0], 32));
+	CHECK(!memcmp(b + 194, p.eids[1], 32));
+	/* the SMC-D GID area around the offset field is not looked at */
+	memset(b + 40, 0x77, 10);
+	memset(b + 52, 0x77, 28);
 	CHECK_EQ(prop_decode_exact(b, n, &q), 0);
 	CHECK(!memcmp(&p, &q, sizeof(p)));
 
-	/* v2 only (v1 path "none"): no IP area at all */
+	/* v2 only (v1 path "none"): no IP area, no IP area offset */
 	memset(&p, 0, sizeof(p));
 	p.version = SMCR_CLC_V2;
 	p.path_v1 = SMCR_CLC_PATH_NONE;
-	p.path_v2 = SMCR_CLC_PATH_BOTH;
+	p.path_v2 = SMCR_CLC_PATH_R;
+	p.v2_ext = true;
 	fill_seq(p.gid, 16, 1);
-	p.ext_len = 80;
+	set_eids(&p, 1);
 	n = smcr_clc_proposal_encode(&p, b, sizeof(b));
-	CHECK_EQ(n, 40 + 80 + 4);
-	CHECK_EQ(b[7], 0x2e);
+	CHECK_EQ(n, 40 + 40 + 40 + 32 + 4);
+	CHECK_EQ(b[7], 0x22);
+	CHECK_EQ(smcr_get_be16(b + 38), 0);
+	CHECK_EQ(smcr_get_be16(b + 50), 28);
 	CHECK_EQ(prop_decode_exact(b, n, &q), 0);
 	CHECK(!memcmp(&p, &q, sizeof(p)));
 }
@@ -631,10 +660,11 @@ static void test_prop_reject_misc(void)
 	memcpy(b, golden_prop, n - 4);
 	put_len_trl(b, n + 4);
 	CHECK_EQ(prop_decode_exact(b, n + 4, &p), -EBADMSG);
-	/* same layout is fine for version 2 (extension area) */
+	/* nor is it a version 2 proposal: no SMC-D area, no v2 extension */
 	b[7] = 0x20;
-	CHECK_EQ(prop_decode_exact(b, n + 4, &p), 0);
-	CHECK_EQ(p.ext_len, 4);
+	CHECK_EQ(prop_decode_exact(b, n + 4, &p), -EBADMSG);
+	b[7] = 0x20 | SMCR_CLC_PATH_NONE << 2;
+	CHECK_EQ(prop_decode_exact(b, n + 4, &p), -EBADMSG);
 	/* v1 path "none" */
 	memcpy(b, golden_prop, n);
 	b[7] = 0x12;
@@ -678,18 +708,25 @@ static void test_prop_encode_invalid(void)
 	golden_prop_struct(&p);
 	p.iparea_offset = 41;
 	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), -EINVAL);
+	/* version 1 has no v2 extension */
 	golden_prop_struct(&p);
-	p.ext_len = 1;
+	p.v2_ext = true;
 	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), -EINVAL);
+	/* version 2 has it exactly when it offers a v2 path */
 	p.version = SMCR_CLC_V2;
-	p.ext_len = SMCR_CLC_MAX_LEN;
+	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)),
+		 40 + 40 + 8 + 2 * 17 + 40 + 4);
+	p.v2_ext = false;
 	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), -EINVAL);
-	/* v2 without IP area must still reach the minimum length */
+	p.path_v2 = SMCR_CLC_PATH_NONE;
+	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)),
+		 40 + 40 + 8 + 2 * 17 + 4);
+	p.v2_ext = true;
+	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), -EINVAL);
+	/* and offers at least one path */
+	p.v2_ext = false;
 	p.path_v1 = SMCR_CLC_PATH_NONE;
-	p.ext_len = 7;
 	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), -EINVAL);
-	p.ext_len = 8;
-	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), 52);
 	golden_prop_struct(&p);
 	p.version = 0;
 	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), -EINVAL);
@@ -772,6 +809,7 @@ static void test_ac_roundtrip_extremes(void)
 	check_ac_equal(&q, &m);
 	memset(&m, 0, sizeof(m));
 	m.type = SMCR_CLC_TYPE_ACCEPT;
+	m.version = SMCR_CLC_V1;
 	CHECK_EQ(smcr_clc_accept_confirm_encode(&m, b, sizeof(b)), 68);
 	CHECK_EQ(ac_decode_exact(b, 68, &q), 0);
 	check_ac_equal(&q, &m);
@@ -782,9 +820,12 @@ static void test_ac_reject(void)
 	struct smcr_clc_accept_confirm m;
 	u8 b[80];
 
-	/* version 2 (SMC-Rv2) not handled */
+	/* version 2 is at least 108 bytes long */
 	memcpy(b, golden_accept, 68);
 	b[7] = 0x28;
+	CHECK_EQ(ac_decode_exact(b, 68, &m), -EBADMSG);
+	/* version 3 is not known */
+	b[7] = 0x38;
 	CHECK_EQ(ac_decode_exact(b, 68, &m), -EPROTO);
 	/* SMC-D path type */
 	b[7] = 0x19;
@@ -1007,7 +1048,7 @@ static const struct wire_test tests[] = {
 	{ "proposal_golden_decode", test_prop_golden_decode },
 	{ "proposal_ipv4_only", test_prop_ipv4_only },
 	{ "proposal_max_v6_and_offset", test_prop_max_v6_and_offset },
-	{ "proposal_v2_linux_style", test_prop_v2_linux_style },
+	{ "proposal_v2_layout", test_prop_v2_layout },
 	{ "proposal_reject_offset", test_prop_reject_offset },
 	{ "proposal_reject_v6_count", test_prop_reject_v6_count },
 	{ "proposal_reject_prefix_len", test_prop_reject_prefix_len },
