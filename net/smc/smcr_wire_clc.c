@@ -410,13 +410,14 @@ static int smcr_clc_get_v2_ext(const u8 *buf, size_t end,
 	if (pos + SMCR_CLC_V2_EXT_LEN > end)
 		return -EBADMSG;
 	p->eid_cnt = buf[pos + V2X_EID_CNT];
-	p->ism_gid_cnt = buf[pos + V2X_ISM_CNT];
+	/* the ISM GID count means something only in an SMC-D v2 offer */
+	if (smcr_clc_path_has_d(p->path_v2))
+		p->ism_gid_cnt = buf[pos + V2X_ISM_CNT];
 	p->v2_release = buf[pos + V2X_FLAG] >> 4;
 	p->seid = !!(buf[pos + V2X_FLAG] & V2X_FLAG_SEID);
 	memcpy(p->v2_gid, buf + pos + V2X_GID, SMCR_CLC_GID_LEN);
 	if (p->eid_cnt > SMCR_CLC_MAX_UEID ||
-	    (smcr_clc_path_has_d(p->path_v2) &&
-	     p->ism_gid_cnt > SMCR_CLC_MAX_ISM))
+	    p->ism_gid_cnt > SMCR_CLC_MAX_ISM)
 		return -EBADMSG;
 	pos += SMCR_CLC_V2_EXT_LEN;
 	if (pos + p->eid_cnt * SMCR_CLC_EID_LEN > end)

@@ -209,7 +209,8 @@ struct smcr_clc_v6_prefix {
  * @v2_gid: client's RoCEv2 GID, an IPv4-mapped address
  * @eid_cnt: used entries of @eids
  * @eids: user EIDs, blank padded
- * @ism_gid_cnt: ISM GIDs of an SMC-D v2 offer; decoded, never encoded
+ * @ism_gid_cnt: ISM GIDs of an SMC-D v2 offer, 0 in any other; decoded,
+ *	never encoded
  *
  * In version 1 the bytes skipped by @iparea_offset are opaque and
  * written as zeroes.  In version 2 they are the SMC-D area: the
