@@ -9,12 +9,15 @@
 #       tools/testing/selftests/net/smc/vm/api.sh \
 #       tools/testing/selftests/net/smc/vm/api.sh
 # Guest a: smc_api (loopback, IPv4 + IPv6) and smc_wire --mode
-#          loopback / tcp-server / tcp-client (IPv4 + IPv6) on our module.
+#          loopback / tcp-server / tcp-client (IPv4 + IPv6) on our module;
+#          the SMC_GEN_NETLINK family: tools/smcr (ueid, info, seid) and
+#          smc_genl.py (raw and malformed requests), permissions, a dump
+#          in progress pinning the module, unload with a UEID configured.
 # Guest b: module lifetime: rmmod while sockets are open fails with "in use",
 #          succeeds after they are closed, no SMCR line left, reload works,
 #          load fails cleanly while Linux's smc.ko holds AF_SMC.
 # Needs: make -C tools/testing/selftests/net/smc, make -C tools/smc_run,
-#        make -C . (net/smc/smcr.ko).
+#        make -C tools/smcr, make -C . (net/smc/smcr.ko).
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
 source "$SMCR_REPO/scripts/vm/guest-lib.sh"
@@ -22,6 +25,8 @@ source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko
 SMC_RUN=$SMCR_REPO/tools/smc_run/smc_run
+SMCR=$SMCR_REPO/build/tools/smcr
+GENL=$SMCR_REPO/tools/testing/selftests/net/smc/smc_genl.py
 
 # console/dmesg must not show a kernel warning
 dmesg_clean() {
@@ -31,6 +36,122 @@ dmesg_clean() {
 smcr_line() { grep -E '^SMCR ' /proc/net/protocols; }
 smcr_sockets() { awk '$1 == "SMCR" { print $3 }' /proc/net/protocols; }
 tcp_inuse() { awk '$1 == "TCP:" { print $3 }' /proc/net/sockstat; }
+
+# smcr ARGS... as an unprivileged user
+smcr_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$SMCR" "$@"; }
+
+# fails_with ERRNO CMD...: CMD fails, its message names ERRNO
+fails_with() {
+	local want=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		echo "succeeded: $out"
+		return 1
+	fi
+	echo "$out"
+	grep -q "($want)" <<<"$out"
+}
+
+# expect_fail ERRNO ARGS...: "smcr ARGS..." fails and names ERRNO
+expect_fail() { fails_with "$1" "$SMCR" "${@:2}"; }
+
+# the generic netlink family is listed (a dump: no module autoload)
+family_listed() { genl ctrl list | grep -q 'Name: SMC_GEN_NETLINK$'; }
+
+# has_lines TEXT LINE...: TEXT has each LINE
+has_lines() {
+	local text=$1 l
+	shift
+	for l in "$@"; do
+		grep -qxF -- "$l" <<<"$text" || { echo "no line '$l'"; return 1; }
+	done
+}
+
+# no_line TEXT REGEX: no line of TEXT matches REGEX
+no_line() { ! grep -q -- "$2" <<<"$1"; }
+
+# expect_show EID...: "smcr ueid show" prints exactly these lines
+expect_show() {
+	local want got
+	want=$(printf '%s\n' "$@")
+	got=$("$SMCR" ueid show) || return 1
+	echo "$got"
+	[[ $got == "${want%$'\n'}" ]]
+}
+
+# SMC_GEN_NETLINK of our module (loaded, table empty); leaves one UEID
+netlink_tests() {
+	local out pid rc hold bad
+	tap_check "SMC_GEN_NETLINK is registered" family_listed
+	out=$("$SMCR" info 2>&1)
+	printf '# %s\n' "${out//$'\n'/$'\n'# }"
+	tap_check "smcr info: version 2" has_lines "$out" 'version: 2'
+	tap_check "smcr info: release 0, smcr_v2 1, ism_v2 0" \
+		has_lines "$out" 'release: 0' 'smcr_v2: 1' 'ism_v2: 0'
+	tap_check "smcr info: no seid line" no_line "$out" '^seid:'
+	tap_check "smcr info: hostname $(uname -n)" \
+		has_lines "$out" "hostname: $(uname -n | cut -c1-32)"
+	tap_check "smcr info as an unprivileged user" smcr_nobody info
+	tap_check "smcr seid show: none" bash -c "[[ \$('$SMCR' seid show) == 'seid: none' ]]"
+	tap_check "smcr seid enable fails: EOPNOTSUPP" expect_fail EOPNOTSUPP seid enable
+	tap_check "smcr seid disable fails: EOPNOTSUPP" expect_fail EOPNOTSUPP seid disable
+	tap_check "smcr ueid show: empty table" expect_show
+	tap_check "smcr ueid add SMCR-EID.1" "$SMCR" ueid add SMCR-EID.1
+	tap_check "smcr ueid add 0ABCDEFGHIJKLMNOPQRSTUVWXYZ-.123 (32 characters)" \
+		"$SMCR" ueid add 0ABCDEFGHIJKLMNOPQRSTUVWXYZ-.123
+	tap_check "smcr ueid add rejects a duplicate: EEXIST" \
+		expect_fail EEXIST ueid add SMCR-EID.1
+	for bad in smcr-eid .EID -EID 'A B' A_B A/B 'A*' ' A'; do
+		tap_check "smcr ueid add '$bad' fails: EINVAL" expect_fail EINVAL ueid add "$bad"
+	done
+	tap_check "smcr ueid add '' fails: EINVAL" expect_fail EINVAL ueid add ''
+	tap_check "smcr ueid add of 33 characters fails: EINVAL" \
+		expect_fail EINVAL ueid add 0ABCDEFGHIJKLMNOPQRSTUVWXYZ-.1234
+	tap_check "smcr ueid add as an unprivileged user fails: EPERM" \
+		fails_with EPERM smcr_nobody ueid add NOBODY
+	tap_check "smcr ueid show as an unprivileged user" smcr_nobody ueid show
+	tap_check "smcr ueid add 3" "$SMCR" ueid add 3
+	tap_check "smcr ueid add LAST" "$SMCR" ueid add LAST
+	tap_check "smcr ueid add of a fifth fails: ERANGE" expect_fail ERANGE ueid add FIFTH
+	tap_check "smcr ueid show: four, in order" \
+		expect_show SMCR-EID.1 0ABCDEFGHIJKLMNOPQRSTUVWXYZ-.123 3 LAST
+	tap_check "smcr ueid del of an unknown EID fails: ENOENT" expect_fail ENOENT ueid del NOPE
+	tap_check "smcr ueid del SMCR-EID.1" "$SMCR" ueid del SMCR-EID.1
+	tap_check "smcr ueid show: three left, in order" \
+		expect_show 0ABCDEFGHIJKLMNOPQRSTUVWXYZ-.123 3 LAST
+	tap_check "smcr ueid del SMCR-EID.1 again fails: ENOENT" \
+		expect_fail ENOENT ueid del SMCR-EID.1
+	tap_check "smcr ueid flush as an unprivileged user fails: EPERM" \
+		fails_with EPERM smcr_nobody ueid flush
+	tap_check "smcr ueid flush" "$SMCR" ueid flush
+	tap_check "smcr ueid show: empty after flush" expect_show
+	echo "# smc_genl.py: raw requests, malformed ones too"
+	python3 "$GENL" --group "smc_genl"
+	# a dump in progress holds the module until its socket closes
+	rm -f /tmp/hold.in /tmp/hold.out
+	mkfifo /tmp/hold.in
+	python3 "$GENL" --hold-dump </tmp/hold.in >/tmp/hold.out 2>&1 &
+	pid=$!
+	exec {hold}>/tmp/hold.in
+	for ((rc = 0; rc < 100; rc++)); do
+		grep -q held /tmp/hold.out && break
+		sleep 0.2
+	done
+	tap_check "a dump is left unfinished" grep -q held /tmp/hold.out
+	out=$(rmmod smcr 2>&1)
+	rc=$?
+	echo "# $out"
+	if ((rc != 0)) && grep -qi 'in use' <<<"$out"; then
+		tap_ok "rmmod smcr during an unfinished dump fails: in use"
+	else
+		tap_fail "rmmod smcr during an unfinished dump fails: in use" "rc=$rc: $out"
+		insmod "$KO"
+	fi
+	exec {hold}>&-
+	wait "$pid"
+	tap_check "the process of the unfinished dump exits ($?)" test "$?" = 0
+	tap_check "smcr ueid add KEPT (left for the unload)" "$SMCR" ueid add KEPT
+}
 
 guest_a() {
 	local rc fam v6
@@ -46,9 +167,15 @@ guest_a() {
 		"$BIN/smc_wire" --mode tcp-server $v6
 		"$BIN/smc_wire" --mode tcp-client $v6
 	done
+	netlink_tests
 	tap_check "smcr sockets back to 0 after the tests (now $(smcr_sockets))" \
 		test "$(smcr_sockets)" = 0
-	tap_check "rmmod smcr after the tests" rmmod smcr
+	tap_check "rmmod smcr after the tests (a UEID configured)" rmmod smcr
+	tap_check "SMC_GEN_NETLINK is gone with the module" bash -c '! genl ctrl list | grep -q SMC_GEN_NETLINK'
+	tap_check "insmod smcr.ko again" insmod "$KO"
+	tap_check "smcr ueid show: the new module starts empty" expect_show
+	tap_check "rmmod smcr" rmmod smcr
+	tap_check "smc.ko was never loaded" bash -c '! grep -q "^smc " /proc/modules'
 	tap_check "no kernel warning (guest a)" dmesg_clean
 }
 

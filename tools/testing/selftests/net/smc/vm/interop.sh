@@ -17,12 +17,18 @@
 #     the server Decline 0x03030002; then smc_peer bulk
 #   4 b swaps our module for Linux's smc.ko: our client -> in-tree server,
 #     smc_wire (any Decline code) and smc_peer bulk
+# Around the swap, b sends the same SMC_GEN_NETLINK requests to both
+# modules (tools/smcr: info, ueid, seid, as root and unprivileged; and
+# smc_genl.py's raw, partly malformed ones) and compares the answers line
+# by line: what each module printed, errnos, every byte of the replies.
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
 source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko
+SMCR=$SMCR_REPO/build/tools/smcr
+GENL=$SMCR_REPO/tools/testing/selftests/net/smc/smc_genl.py
 BYTES=${SMCR_INTEROP_BYTES:-16M}
 PEER4=$SMCR_PEER_IP
 PEER6=$SMCR_PEER_IP6
@@ -60,6 +66,43 @@ reap_servers() {
 
 client() { "$BIN/smc_peer" client --bytes "$BYTES" "$@"; }
 
+# The smcr commands whose output both modules must print alike; "nobody"
+# runs the rest of the line as an unprivileged user
+SMCR_SEQ=(
+	"info" "nobody info" "seid show" "seid enable" "seid disable"
+	"ueid show" "ueid add SMCR-EID.1" "ueid add SMCR-EID.1"
+	"ueid add smcr-eid" "ueid add .EID" "ueid add -EID" "ueid add A_B"
+	"ueid add 0ABCDEFGHIJKLMNOPQRSTUVWXYZ-.123" "nobody ueid add NOBODY"
+	"nobody ueid show" "ueid add 3" "ueid add LAST" "ueid add FIFTH"
+	"ueid add SMCR-EID.1" "ueid show" "ueid del NOPE" "ueid del smcr-eid"
+	"ueid del SMCR-EID.1" "ueid show" "nobody ueid flush" "ueid flush"
+	"ueid show" "ueid del LAST"
+)
+
+# netlink_transcript NAME: the answers of the loaded SMC module to
+# SMCR_SEQ in /tmp/nl-NAME.smcr, to smc_genl.py in /tmp/nl-NAME.genl
+netlink_transcript() {
+	local name=$1 c rc out
+	for c in "${SMCR_SEQ[@]}"; do
+		if [[ $c == nobody* ]]; then
+			# shellcheck disable=SC2086 # split the command line on purpose
+			out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$SMCR" ${c#nobody } 2>&1)
+		else
+			# shellcheck disable=SC2086
+			out=$("$SMCR" $c 2>&1)
+		fi
+		rc=$?
+		printf '$ smcr %s\n%s%sexit %d\n' "$c" "$out" "${out:+$'\n'}" "$rc"
+	done >"/tmp/nl-$name.smcr"
+	python3 "$GENL" --group "smc_genl ($name)" --transcript "/tmp/nl-$name.genl"
+}
+
+# same_answers FILE_OURS FILE_LINUX: equal line by line, or the diff
+same_answers() {
+	diff -u --label "Linux's smc.ko" --label "our smcr.ko" "$2" "$1"
+}
+
 guest_b() {
 	tap_check "insmod smcr.ko (b)" insmod "$KO" || return 1
 	# phase 1: plain TCP servers
@@ -85,6 +128,7 @@ guest_b() {
 	barrier p3-done 300
 	reap_servers
 	echo 1 >/sys/module/smcr/parameters/rdma
+	netlink_transcript ours
 	tap_check "no kernel warning with our module (b)" dmesg_clean
 	# phase 4: Linux's smc.ko
 	tap_check "rmmod smcr (b)" rmmod smcr
@@ -96,6 +140,12 @@ guest_b() {
 	barrier p4-ready 120
 	barrier p4-done 300
 	reap_servers
+	netlink_transcript linux
+	tap_check "smcr: the same output from our module and Linux's smc.ko" \
+		same_answers /tmp/nl-ours.smcr /tmp/nl-linux.smcr
+	sed 's/^/# /' /tmp/nl-ours.smcr
+	tap_check "smc_genl.py: the same answers, byte for byte, from both modules" \
+		same_answers /tmp/nl-ours.genl /tmp/nl-linux.genl
 	tap_check "rmmod smc (b)" rmmod smc
 	tap_check "no kernel warning (b)" dmesg_clean
 }

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Raw requests to the SMC_GEN_NETLINK family, malformed ones included.
+
+Sends a fixed sequence of requests (uapi/linux/smc.h numbers) to whichever
+SMC module is loaded and checks each answer against what Linux 6.1's
+smc.ko answers on a machine without ISM: errnos, the number of dump
+messages and what they carry. Prints TAP lines; with --transcript FILE it
+also writes every answer byte for byte (message flags, command, version,
+attributes in hex), so two modules can be compared with diff.
+
+The UEID table must be empty at the start; it is empty again at the end.
+
+With --hold-dump it only starts a dump of the system info and leaves it
+unfinished (a dump in progress pins the module), says "held" and waits
+for its standard input to close.
+"""
+import argparse
+import errno
+import os
+import socket
+import struct
+import sys
+
+NETLINK_GENERIC = 16
+GENL_ID_CTRL = 0x10
+CTRL_CMD_GETFAMILY = 3
+CTRL_ATTR_FAMILY_ID = 1
+CTRL_ATTR_FAMILY_NAME = 2
+
+NLM_F_REQUEST = 0x1
+NLM_F_ACK = 0x4
+NLM_F_DUMP = 0x300
+NLMSG_ERROR = 2
+NLMSG_DONE = 3
+
+# uapi/linux/smc.h
+FAMILY = "SMC_GEN_NETLINK"
+GET_SYS_INFO, GET_LGR_SMCR = 1, 2
+DUMP_UEID, ADD_UEID, REMOVE_UEID, FLUSH_UEID = 9, 10, 11, 12
+DUMP_SEID, ENABLE_SEID, DISABLE_SEID = 13, 14, 15
+GEN_SYS_INFO = 1
+SYS_VER, SYS_REL, SYS_IS_ISM_V2, SYS_LOCAL_HOST = 1, 2, 3, 4
+SYS_SEID, SYS_IS_SMCR_V2 = 5, 6
+EID_ENTRY = 1
+EID_LEN = 32
+
+
+def ename(rc):
+    """errno's name, "0" for success; EOPNOTSUPP as the kernel calls it."""
+    if not rc:
+        return "0"
+    if rc == errno.EOPNOTSUPP:
+        return "EOPNOTSUPP"
+    return errno.errorcode.get(rc, str(rc))
+
+
+def attr(atype, data):
+    """One netlink attribute, padded to 4 bytes."""
+    n = 4 + len(data)
+    return struct.pack("=HH", n, atype) + data + b"\0" * (-n % 4)
+
+
+def attrs(buf):
+    """The attributes in BUF as a list of (type, data)."""
+    out = []
+    while len(buf) >= 4:
+        n, atype = struct.unpack_from("=HH", buf)
+        if n < 4:
+            break
+        out.append((atype & 0x3fff, buf[4:n]))
+        buf = buf[(n + 3) & ~3:]
+    return out
+
+
+def eid(text, pad=b" ", nul=True):
+    """An EID as the ABI carries it: 32 bytes padded, then a NUL."""
+    b = text.encode("latin-1") if isinstance(text, str) else text
+    b = b + pad * (EID_LEN - len(b))
+    return b + (b"\0" if nul else b"")
+
+
+class Genl:
+    """A generic netlink socket talking to one family."""
+
+    def __init__(self):
+        self.sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                                NETLINK_GENERIC)
+        self.sk.bind((0, 0))
+        self.seq = 0
+        rc, msgs = self.request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
+                                attr(CTRL_ATTR_FAMILY_NAME,
+                                     FAMILY.encode() + b"\0"), dump=False,
+                                version=1)
+        if rc:
+            raise OSError(rc, "no generic netlink family " + FAMILY)
+        self.family = None
+        for _, _, _, body in msgs:
+            for atype, data in attrs(body):
+                if atype == CTRL_ATTR_FAMILY_ID:
+                    self.family = struct.unpack("=H", data[:2])[0]
+
+    def send(self, family, cmd, payload=b"", dump=True, version=1):
+        """Send one request."""
+        self.seq += 1
+        flags = NLM_F_REQUEST | (NLM_F_DUMP if dump else NLM_F_ACK)
+        body = struct.pack("=BBH", cmd, version, 0) + payload
+        hdr = struct.pack("=IHHII", 16 + len(body), family, flags, self.seq, 0)
+        self.sk.send(hdr + body)
+
+    def request(self, family, cmd, payload=b"", dump=True, version=1):
+        """Send one request; return (errno, [(flags, cmd, version, attrs)])."""
+        self.send(family, cmd, payload, dump, version)
+        msgs = []
+        while True:
+            buf = self.sk.recv(65536)
+            while len(buf) >= 16:
+                n, mtype, mflags, seq, _ = struct.unpack_from("=IHHII", buf)
+                data = buf[16:n]
+                buf = buf[(n + 3) & ~3:]
+                if seq != self.seq:
+                    continue
+                if mtype == NLMSG_ERROR:
+                    return -struct.unpack_from("=i", data)[0], msgs
+                if mtype == NLMSG_DONE:
+                    return 0, msgs
+                mcmd, mver = struct.unpack_from("=BB", data)
+                msgs.append((mflags, mcmd, mver, data[4:]))
+
+
+def describe(msgs):
+    """Every byte of dump replies, one line per message."""
+    lines = []
+    for mflags, mcmd, mver, body in msgs:
+        parts = []
+        for atype, data in attrs(body):
+            parts.append("%d:%s" % (atype, data.hex()))
+        lines.append("  flags=%#x cmd=%d ver=%d %s" %
+                     (mflags, mcmd, mver, " ".join(parts)))
+    return lines
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--transcript", help="write every answer here")
+    p.add_argument("--group", default="genl", help="TAP name prefix")
+    p.add_argument("--hold-dump", action="store_true",
+                   help="leave a dump unfinished until stdin closes")
+    a = p.parse_args()
+    g = Genl()
+    fam = g.family
+    if a.hold_dump:
+        g.send(fam, GET_SYS_INFO)
+        print("held", flush=True)
+        sys.stdin.read()
+        return 0
+    log = []
+    failed = 0
+
+    def tap(ok, name, diag=None):
+        nonlocal failed
+        print(("ok" if ok else "not ok") + " - %s: %s" % (a.group, name))
+        if not ok:
+            failed += 1
+            if diag:
+                print("# " + diag)
+
+    def do(name, cmd, payload=b"", want=0):
+        rc, _ = g.request(fam, cmd, payload, dump=False)
+        log.append("%s: %s" % (name, ename(rc)))
+        tap(rc == want, "%s -> %s" % (name, ename(want)), "got " + ename(rc))
+
+    def dump(name, cmd, payload=b""):
+        rc, msgs = g.request(fam, cmd, payload, dump=True)
+        log.append("%s: %s, %d messages" % (name, ename(rc), len(msgs)))
+        log.extend(describe(msgs))
+        return rc, msgs
+
+    def ueids():
+        rc, msgs = dump("dump ueid", DUMP_UEID)
+        out = []
+        for _, _, _, body in msgs:
+            for atype, data in attrs(body):
+                if atype == EID_ENTRY:
+                    out.append(data)
+        return rc, out
+
+    # system info: one message, one nest, Linux's values, no SEID
+    rc, msgs = dump("sys info", GET_SYS_INFO)
+    info = {}
+    if not rc and len(msgs) == 1:
+        for atype, data in attrs(msgs[0][3]):
+            if atype == GEN_SYS_INFO:
+                info = dict(attrs(data))
+    tap(not rc and len(msgs) == 1 and msgs[0][1] == GET_SYS_INFO and
+        msgs[0][0] & 0x2, "sys info: one NLM_F_MULTI message",
+        "rc %d, %d messages" % (rc, len(msgs)))
+    tap(info.get(SYS_VER) == b"\x02" and info.get(SYS_REL) == b"\x00",
+        "sys info: version 2 release 0", repr(info))
+    tap(info.get(SYS_IS_SMCR_V2) == b"\x01" and
+        info.get(SYS_IS_ISM_V2) == b"\x00" and SYS_SEID not in info,
+        "sys info: SMC-R v2 1, ISM v2 0, no SEID", repr(info))
+    host = os.uname().nodename.encode()[:32]
+    tap(info.get(SYS_LOCAL_HOST) == host + b" " * (32 - len(host)) + b"\0",
+        "sys info: host name, 32 bytes blank padded and a NUL",
+        repr(info.get(SYS_LOCAL_HOST)))
+
+    # no system EID without ISM: an empty message; switching it is refused
+    rc, msgs = dump("dump seid", DUMP_SEID)
+    tap(not rc and len(msgs) == 1 and not attrs(msgs[0][3]) and
+        msgs[0][1] == DUMP_SEID, "dump seid: one message, no attribute",
+        "rc %d, %s" % (rc, describe(msgs)))
+    do("enable seid", ENABLE_SEID, want=errno.EOPNOTSUPP)
+    do("disable seid", DISABLE_SEID, want=errno.EOPNOTSUPP)
+
+    rc, got = ueids()
+    tap(not rc and not got, "dump ueid of an empty table: no message")
+
+    # the attribute: a string of 32 characters and its NUL, nothing else
+    do("add 33 bytes", ADD_UEID, attr(EID_ENTRY, eid("RAW1")))
+    do("add without NUL (32 bytes)", ADD_UEID,
+       attr(EID_ENTRY, eid("RAW2", nul=False)), errno.EINVAL)
+    do("add 33 bytes not NUL terminated", ADD_UEID,
+       attr(EID_ENTRY, eid("RAW3", nul=False) + b" "), errno.ERANGE)
+    do("add 34 bytes", ADD_UEID, attr(EID_ENTRY, eid("RAW4") + b"\0"),
+       errno.ERANGE)
+    do("add 5 bytes", ADD_UEID, attr(EID_ENTRY, b"RAW5\0"), errno.EINVAL)
+    do("add without attribute", ADD_UEID, b"", errno.EINVAL)
+    do("add with attribute type 2", ADD_UEID,
+       attr(EID_ENTRY, eid("RAW6")) + attr(2, b"\0\0\0\0"), errno.EINVAL)
+    do("add all blanks", ADD_UEID, attr(EID_ENTRY, eid("")), errno.EINVAL)
+    do("add blank first", ADD_UEID, attr(EID_ENTRY, eid(" RAW7")),
+       errno.EINVAL)
+    do("add NUL inside", ADD_UEID, attr(EID_ENTRY, eid("RAW\0" + "8")),
+       errno.EINVAL)
+    do("add NUL padded", ADD_UEID, attr(EID_ENTRY, eid("RAW9", b"\0")),
+       errno.EINVAL)
+    do("add lower case", ADD_UEID, attr(EID_ENTRY, eid("RAWa")),
+       errno.EINVAL)
+    do("add '_'", ADD_UEID, attr(EID_ENTRY, eid("RAW_B")), errno.EINVAL)
+    do("add '.' first", ADD_UEID, attr(EID_ENTRY, eid(".RAWC")),
+       errno.EINVAL)
+    # white space pads too and stays as it came; Latin-1 capitals pass
+    do("add tab padded", ADD_UEID, attr(EID_ENTRY, eid("TAB", b"\t")))
+    do("add Latin-1 capital first", ADD_UEID,
+       attr(EID_ENTRY, eid("\xc0.1-A")))
+    do("add Latin-1 small", ADD_UEID, attr(EID_ENTRY, eid("A\xe0")),
+       errno.EINVAL)
+    do("add duplicate", ADD_UEID, attr(EID_ENTRY, eid("RAW1")),
+       errno.EEXIST)
+    do("add fourth", ADD_UEID,
+       attr(EID_ENTRY, eid("Z" * 32)))
+    do("add fifth", ADD_UEID, attr(EID_ENTRY, eid("MORE")), errno.ERANGE)
+    do("add duplicate to a full table", ADD_UEID,
+       attr(EID_ENTRY, eid("RAW1")), errno.ERANGE)
+    do("add invalid to a full table", ADD_UEID,
+       attr(EID_ENTRY, eid("bad")), errno.EINVAL)
+    rc, got = ueids()
+    want = [eid("RAW1"), eid("TAB", b"\t"), eid("\xc0.1-A"), eid("Z" * 32)]
+    tap(not rc and got == want, "dump ueid: 4 entries in order, as added",
+        repr(got))
+
+    do("remove without attribute", REMOVE_UEID, b"", errno.EINVAL)
+    do("remove 32 bytes", REMOVE_UEID,
+       attr(EID_ENTRY, eid("RAW1", nul=False)), errno.EINVAL)
+    do("remove unknown", REMOVE_UEID, attr(EID_ENTRY, eid("NOPE")),
+       errno.ENOENT)
+    do("remove invalid", REMOVE_UEID, attr(EID_ENTRY, eid("bad")),
+       errno.ENOENT)
+    do("remove other padding", REMOVE_UEID, attr(EID_ENTRY, eid("TAB")),
+       errno.ENOENT)
+    do("remove first", REMOVE_UEID, attr(EID_ENTRY, eid("RAW1")))
+    rc, got = ueids()
+    tap(not rc and got == want[1:], "dump ueid: the others keep their order",
+        repr(got))
+    do("add after remove", ADD_UEID, attr(EID_ENTRY, eid("RAW1")))
+    rc, got = ueids()
+    tap(not rc and got == want[1:] + want[:1],
+        "dump ueid: a new entry goes last", repr(got))
+
+    do("flush with attribute", FLUSH_UEID, attr(EID_ENTRY, eid("RAW1")),
+       errno.EINVAL)
+    rc, _ = dump("dump ueid with attribute", DUMP_UEID,
+                 attr(EID_ENTRY, eid("RAW1")))
+    tap(rc == errno.EINVAL, "dump ueid with attribute -> EINVAL",
+        "got " + ename(rc))
+    do("flush", FLUSH_UEID)
+    do("flush empty", FLUSH_UEID)
+    rc, got = ueids()
+    tap(not rc and not got, "dump ueid after flush: no message")
+    do("unknown command 200", 200, want=errno.EOPNOTSUPP)
+
+    if a.transcript:
+        with open(a.transcript, "w") as f:
+            f.write("\n".join(log) + "\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
