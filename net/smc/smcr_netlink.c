@@ -23,8 +23,8 @@
 #include "smcr_ueid.h"
 
 /* What SMC_NETLINK_GET_SYS_INFO reports: the values Linux 6.1 gives.
- * Linux always announces SMC-R v2; our handshake is learning it (issue 4),
- * and a tool that compares both modules must see the same answer.
+ * SMC-R v2 is always on, as in Linux: the handshake offers it whenever a
+ * user EID is configured (smcr_clc.c).
  */
 #define SMCR_NL_SYS_VERSION	2	/* highest SMC version */
 #define SMCR_NL_SYS_RELEASE	0	/* release within that version */
