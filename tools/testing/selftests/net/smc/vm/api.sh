@@ -163,7 +163,7 @@ guest_a() {
 	for fam in ipv4 ipv6; do
 		v6=
 		[[ $fam == ipv6 ]] && v6=--ipv6
-		"$BIN/smc_wire" --mode loopback $v6 --expect-decline 0x03030002
+		"$BIN/smc_wire" --mode loopback $v6 --expect-decline 0x03030000
 		"$BIN/smc_wire" --mode tcp-server $v6
 		"$BIN/smc_wire" --mode tcp-client $v6
 	done
