@@ -87,6 +87,7 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 		sock_put(&smc->sk);
 		return rc;
 	}
+	trace_smcr_cdc(smc, &m, true);
 	conn->tx_cursor_sent = conn->tx_prod;
 	conn->rx_cons_sent = conn->rx_cons;
 	conn->urg_tx_present = false;
@@ -179,6 +180,7 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	if (smcr_cdc_msg_decode(msg, SMCR_WR_SIZE, &m))
 		return;
 	smc = smcr_conn_lookup(link->lgr, m.token);
+	trace_smcr_cdc(smc, &m, false);
 	if (!smc)
 		return;		/* a closed connection's late message */
 	conn = &smc->conn;

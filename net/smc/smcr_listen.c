@@ -86,6 +86,7 @@ static void smcr_handshake_work(struct work_struct *work)
 		spin_lock(&lsmc->accept_lock);
 		list_add_tail(&child->accept_list, &lsmc->accept_q);
 		spin_unlock(&lsmc->accept_lock);
+		trace_smcr_state(child, "queued");
 		lsk->sk_data_ready(lsk);
 		release_sock(lsk);
 	}

@@ -122,6 +122,38 @@ TRACE_EVENT(smcr_conn,
 		      __entry->first_contact ? " first contact" : "")
 );
 
+TRACE_EVENT(smcr_cdc,
+	    TP_PROTO(const struct smcr_sock *smc, const struct smcr_cdc_msg *m,
+		     bool sent),
+	    TP_ARGS(smc, m, sent),
+	    TP_STRUCT__entry(__field(const void *, smc)
+			     __field(u32, token)
+			     __field(u16, seqno)
+			     __field(u16, prod_wrap)
+			     __field(u32, prod_count)
+			     __field(u16, cons_wrap)
+			     __field(u32, cons_count)
+			     __field(u8, prod_flags)
+			     __field(u8, conn_flags)
+			     __field(bool, sent)),
+	    TP_fast_assign(__entry->smc = smc;
+			   __entry->token = m->token;
+			   __entry->seqno = m->seqno;
+			   __entry->prod_wrap = m->prod.wrap;
+			   __entry->prod_count = m->prod.count;
+			   __entry->cons_wrap = m->cons.wrap;
+			   __entry->cons_count = m->cons.count;
+			   __entry->prod_flags = m->prod_flags;
+			   __entry->conn_flags = m->conn_state_flags;
+			   __entry->sent = sent;),
+	    TP_printk("smc=%p %s token=%u seq=%u prod=%u:%u cons=%u:%u flags=0x%02x/0x%02x",
+		      __entry->smc, __entry->sent ? "sent" : "received",
+		      __entry->token, __entry->seqno,
+		      __entry->prod_wrap, __entry->prod_count,
+		      __entry->cons_wrap, __entry->cons_count,
+		      __entry->prod_flags, __entry->conn_flags)
+);
+
 TRACE_EVENT(smcr_lgr,
 	    TP_PROTO(const struct smcr_lgr *lgr, const char *what),
 	    TP_ARGS(lgr, what),

@@ -95,6 +95,8 @@ setup() {
 		exit 0
 	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
 	echo 1 >$TRACE/events/smcr/enable
+	# not one event per CDC message: the counts here need the whole ring
+	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
 }
 
 # bulk: one connection, 256 MiB each way
