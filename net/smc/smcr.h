@@ -46,10 +46,14 @@ enum smcr_state {
  * @clcsk_state_change: see @clcsk_data_ready
  * @clcsk_error_report: see @clcsk_data_ready
  * @listener: for a child still in its handshake, the listening socket it
- *	came from (a reference is held); NULL once queued or accepted
+ *	came from (its handshake work holds a reference); NULL once queued.
+ *	Changed under lock_sock() of the child.
  * @accept_list: a child's link in its listener's @accept_q
- * @accept_q: listener: children whose handshake ended, waiting for accept()
- * @accept_lock: protects @accept_q and @accept_list of the queued children
+ * @accept_q: listener: children whose handshake ended, in the order they
+ *	ended, waiting for accept() (see smcr_listen.c)
+ * @accept_lock: listener: protects @accept_q and the @accept_list of the
+ *	queued children. A child is queued only while the listener is in
+ *	SMCR_LISTEN, checked under this lock (smcr_accept_enqueue()).
  * @listen_work: listener: takes new TCP connections off @clcsock
  * @handshake_work: child: runs the server side of the CLC handshake
  * @connect_work: finishes a non-blocking connect() in the background
@@ -122,6 +126,7 @@ int smcr_accept(struct socket *sock, struct socket *newsock, int flags,
 		bool kern);
 void smcr_listen_stop(struct smcr_sock *lsmc);
 void smcr_listen_kick(struct smcr_sock *lsmc);
+void smcr_accept_enqueue(struct smcr_sock *child);
 bool smcr_accept_q_empty(struct smcr_sock *lsmc);
 
 /* smcr_clc.c: the CLC handshake (RFC 7609 §3.5.1, App. A.2) */

@@ -781,6 +781,11 @@ undo:
 	if (rc < 0 && rc != -EPROTO)
 		rc = -ECONNABORTED;
 out:
+	/* up for the client: queue it for accept() before the next
+	 * handshake can end (smcr_listen.c)
+	 */
+	if (rc == 0 || rc == 1)
+		smcr_accept_enqueue(smc);
 	mutex_unlock(&smcr_lgr_server_lock);
 	return rc;
 }

@@ -26,7 +26,9 @@ static LIST_HEAD(smcr_lgrs);
 static DEFINE_SPINLOCK(smcr_lgrs_lock);
 
 /* One handshake at a time per role: the second connection to a peer must
- * find the group the first one is creating.
+ * find the group the first one is creating. A server handshake that ends
+ * with the connection up queues its child for accept() before it lets go
+ * of the lock, so accept() follows the order handshakes end in.
  */
 DEFINE_MUTEX(smcr_lgr_server_lock);	/* serializes server handshakes */
 DEFINE_MUTEX(smcr_lgr_client_lock);	/* serializes client handshakes */

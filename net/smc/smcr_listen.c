@@ -7,6 +7,16 @@
  * handshake in a work item of its own (RFC 7609 §3.5.1), so one slow or
  * silent client never holds up the others. Children whose handshake ended
  * wait in the accept queue until accept() takes them.
+ *
+ * accept() returns children in the order their handshakes ended, which is
+ * the order a client connecting one connection after the other saw its
+ * connect()s return, as TCP has it. A child therefore takes its place in
+ * the queue at the moment its client may consider the connection up, and
+ * not later: the server side of SMC-R handshakes queues its child before
+ * it lets go of smcr_lgr_server_lock, which lets the next handshake go on
+ * (smcr_clc.c); every other child is queued as soon as its handshake
+ * returns, with no sleep in between. A queued child may still be locked
+ * by the end of its handshake work; user space calls on it wait for that.
  */
 
 #include <linux/net.h>
@@ -56,12 +66,56 @@ static void smcr_child_destroy(struct smcr_sock *child)
 	sock_put(sk);
 }
 
+/**
+ * smcr_accept_enqueue() - queue a child for accept()
+ * @child: child whose handshake ended with the connection up, over SMC-R
+ *	or TCP, its socket locked
+ *
+ * Gives @child its place in the listener's accept queue, or none when the
+ * listener stopped listening (its handshake work then ends it). Called at
+ * the point the client may take the connection as up, see the top of this
+ * file; a second call does nothing. Once queued, @child belongs to the
+ * queue: accept() may hand it to user space at once, so its handshake must
+ * not fail afterwards.
+ *
+ * Context: process, lock_sock(@child) held, which keeps @child->listener
+ * stable; the handshake work holds a reference on the listener.
+ */
+void smcr_accept_enqueue(struct smcr_sock *child)
+{
+	struct smcr_sock *lsmc = child->listener;
+	struct sock *lsk;
+
+	sock_owned_by_me(&child->sk);
+	if (!lsmc)
+		return;		/* queued already */
+	lsk = &lsmc->sk;
+	/* up, queued or not: smcr_child_destroy() closes it as such */
+	child->sk.sk_state = SMCR_ACTIVE;
+
+	/* smcr_listen_stop() empties the queue after the listener left
+	 * SMCR_LISTEN, taking accept_lock: a child added under accept_lock
+	 * while it listens is found there, a later one sees the new state
+	 */
+	spin_lock(&lsmc->accept_lock);
+	if (READ_ONCE(lsk->sk_state) != SMCR_LISTEN) {
+		spin_unlock(&lsmc->accept_lock);
+		return;
+	}
+	child->listener = NULL;
+	list_add_tail(&child->accept_list, &lsmc->accept_q);
+	spin_unlock(&lsmc->accept_lock);
+	trace_smcr_state(child, "queued");
+	lsk->sk_data_ready(lsk);
+}
+
 static void smcr_handshake_work(struct work_struct *work)
 {
 	struct smcr_sock *child = container_of(work, struct smcr_sock,
 					       handshake_work);
 	struct smcr_sock *lsmc = child->listener;
 	struct sock *lsk = &lsmc->sk;
+	bool queued;
 	int rc;
 
 	lock_sock(&child->sk);
@@ -70,25 +124,22 @@ static void smcr_handshake_work(struct work_struct *work)
 		smcr_fallback(child, SMCR_CLC_DECL_PEERNOSMC, 0);
 		rc = 0;
 	} else {
+		/* an SMC-R handshake queues its child itself */
 		rc = smcr_clc_server(child);
 	}
 	if (!rc)
-		child->sk.sk_state = SMCR_ACTIVE;
+		smcr_accept_enqueue(child);
+	queued = !child->listener;
+	WARN_ON_ONCE(rc && queued);
+	child->listener = NULL;
 	release_sock(&child->sk);
 
-	lock_sock(lsk);
-	child->listener = NULL;
-	if (rc || lsk->sk_state != SMCR_LISTEN) {
+	/* a queued child is the queue's: hands off */
+	if (!queued) {
+		lock_sock(lsk);
 		sk_acceptq_removed(lsk);
 		release_sock(lsk);
 		smcr_child_destroy(child);
-	} else {
-		spin_lock(&lsmc->accept_lock);
-		list_add_tail(&child->accept_list, &lsmc->accept_q);
-		spin_unlock(&lsmc->accept_lock);
-		trace_smcr_state(child, "queued");
-		lsk->sk_data_ready(lsk);
-		release_sock(lsk);
 	}
 	sock_put(lsk);
 }
