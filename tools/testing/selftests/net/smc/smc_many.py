@@ -3,9 +3,11 @@
 """Many concurrent connections (RFC 7609 §3.5.2-3.5.3).
 
 A plain TCP program, run under tools/smc_run/smc_run. The client opens
---count connections and keeps them all open; each exchanges one byte with
-the server, then all are closed. The caller checks, from the smcr_conn
-tracepoint, how the connections were spread over link groups.
+--count connections one after the other and keeps them all open; each
+exchanges one byte with the server, then all are closed. The server takes
+connection i to be the i-th it accepted: as with TCP, accept() must return
+them in the order the client connected them. The caller checks, from the
+smcr_conn tracepoint, how the connections were spread over link groups.
 """
 import socket
 import sys
@@ -32,8 +34,12 @@ def server(a):
             print("# server: connection %d: %s" % (i, e), flush=True)
             raise
         if b == bytes([i & 0xFF]):
-            c.sendall(bytes([i & 0xFF]))
             ok += 1
+        else:
+            print("# server: connection %d: got %r, expected %r" %
+                  (i, b, bytes([i & 0xFF])), flush=True)
+        # echo what came, so that the client never waits for nothing
+        c.sendall(b)
     for c in conns:
         c.recv(1)
         c.close()
@@ -56,6 +62,9 @@ def client(a):
             raise
         if b == bytes([i & 0xFF]):
             ok += 1
+        else:
+            print("# client: connection %d: got %r, expected %r" %
+                  (i, b, bytes([i & 0xFF])), flush=True)
     for c in conns:
         c.close()
     tap(ok == count, "client: %d connections open at once, all echoed" % ok)
