@@ -448,10 +448,14 @@ static int smcr_ioctl(struct socket *sock, unsigned int cmd,
 
 		switch (cmd) {
 		case SIOCINQ:
+			spin_lock_bh(&conn->lock);
 			answer = conn->rx_prod - conn->rx_cons;
+			spin_unlock_bh(&conn->lock);
 			break;
 		case SIOCOUTQ:
+			spin_lock_bh(&conn->lock);
 			answer = conn->tx_prod - conn->tx_peer_cons;
+			spin_unlock_bh(&conn->lock);
 			break;
 		case SIOCATMARK:
 			answer = smcr_rx_atmark(smc);

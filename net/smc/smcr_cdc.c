@@ -139,6 +139,7 @@ static void smcr_cdc_rx_urg(struct smcr_sock *smc)
 	u64 pos = conn->rx_prod - 1;
 	u32 off = do_div(pos, conn->rmb.size);
 
+	lockdep_assert_held(&conn->lock);
 	ib_dma_sync_single_for_cpu(link->port.dev->ibdev, conn->rmb.dma + off,
 				   1, DMA_FROM_DEVICE);
 	conn->urg_byte = *(u8 *)(conn->rmb.cpu + off);
@@ -166,6 +167,12 @@ static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
  * smcr_cdc_rx() - a CDC message arrived on @link
  * @link: link
  * @msg: the message, SMCR_WR_SIZE bytes
+ *
+ * A server's connection is found from its Accept on, and its client may
+ * write right after its Confirm: a message can come before the handshake
+ * took in that Confirm. The peer cannot have consumed anything of ours
+ * then, so only the producer cursor moves; the data waits in the RMB for
+ * the first read after accept().
  *
  * Context: softirq.
  */

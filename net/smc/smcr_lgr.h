@@ -254,12 +254,15 @@ struct smcr_lgr {
  * @urg_byte: the urgent byte
  * @done_writing: we told the peer we are done writing
  * @closed: we told the peer the connection is closed
- * @lock: protects what the receive path updates: @rx_prod,
- *	@tx_peer_cons, @tx_done, the peer_* flags and cursor wraps
+ * @lock: protects the counters the receive path moves or reads:
+ *	@rx_prod, @rx_cons, @tx_prod, @tx_peer_cons, @tx_done, and the
+ *	peer_* flags and cursor wraps
  *
  * Cursor counters only grow; the wire carries them as wrap and offset
- * (A.4). Fields are written under the conn's socket lock or, for what the
- * peer reports, by the receive path under @lgr->lock.
+ * (A.4). What the peer reports is written by the receive path (softirq)
+ * under @lock; everything else under the conn's socket lock, and @rx_cons
+ * and @tx_prod under @lock too, as the receive path and poll read them.
+ * The socket lock's owner reads what only it writes without @lock.
  */
 struct smcr_conn {
 	struct smcr_lgr		*lgr;

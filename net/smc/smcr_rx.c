@@ -24,6 +24,14 @@ static u64 smcr_rx_avail(struct smcr_conn *conn)
 	return avail;
 }
 
+/* Consume up to @to; the receive path reads @rx_cons under conn->lock */
+static void smcr_rx_consume(struct smcr_conn *conn, u64 to)
+{
+	spin_lock_bh(&conn->lock);
+	conn->rx_cons = to;
+	spin_unlock_bh(&conn->lock);
+}
+
 /* Nothing more will arrive: recv returns what is left, then 0 */
 static bool smcr_rx_done(struct smcr_sock *smc)
 {
@@ -167,7 +175,7 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 				break;
 			peek++;
 			if (!(flags & MSG_PEEK))
-				conn->rx_cons = peek;
+				smcr_rx_consume(conn, peek);
 			continue;
 		}
 		if (peek < mark)
@@ -185,7 +193,7 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 		copied += n;
 		peek += n;
 		if (!(flags & MSG_PEEK))
-			conn->rx_cons = peek;
+			smcr_rx_consume(conn, peek);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);
 

@@ -157,7 +157,10 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 			wr[i].rkey = conn->peer_rkey;
 			if (i)
 				wr[i - 1].wr.next = &wr[i].wr;
+			/* the receive path reads it under conn->lock */
+			spin_lock_bh(&conn->lock);
 			conn->tx_prod += n;
+			spin_unlock_bh(&conn->lock);
 			sent += n;
 			space -= n;
 			nwr++;
