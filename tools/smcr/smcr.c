@@ -22,13 +22,12 @@
 #include <string.h>
 
 #include <linux/smc.h>
-#include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "smcr.h"
 
-static const char *prog = "smcr";
+const char *prog = "smcr";
 
 static void help(void)
 {
@@ -42,39 +41,6 @@ static void help(void)
 		prog, prog, prog, prog, prog, prog);
 	exit(2);
 }
-
-struct errno_text {
-	int err;
-	const char *name;
-	const char *text;
-};
-
-/* One request: what it is called in messages, where it goes, what it
- * puts in (fill, with arg), what its errnos mean beyond the common ones
- * and, for a dump, what prints each reply.
- */
-struct request {
-	const char *what;
-	const char *family;
-	int version;
-	int cmd;
-	int (*fill)(struct nl_msg *msg, char **arg);
-	char **arg;
-	const struct errno_text *errors;
-	int (*show)(struct nlattr **attrs);
-	int maxattr;
-};
-
-static const struct errno_text common_errors[] = {
-	{ EPERM, "EPERM", "permission denied (CAP_NET_ADMIN needed)" },
-	{ EOPNOTSUPP, "EOPNOTSUPP", "not supported by the loaded SMC module" },
-	{ EINVAL, "EINVAL", "invalid request" },
-	{ ENOENT, "ENOENT", "no such entry" },
-	{ EEXIST, "EEXIST", "already there" },
-	{ ERANGE, "ERANGE", "out of range" },
-	{ ENOMEM, "ENOMEM", "out of memory" },
-	{ 0, NULL, NULL }
-};
 
 /* What an errno means for a request on the UEID table */
 static const struct errno_text ueid_errors[] = {
@@ -91,114 +57,6 @@ static const struct errno_text seid_errors[] = {
 	{ ENOENT, "ENOENT", "no user EID to use instead" },
 	{ 0, NULL, NULL }
 };
-
-static const struct errno_text *lookup(const struct errno_text *tab, int err)
-{
-	for (; tab && tab->err; tab++) {
-		if (tab->err == err)
-			return tab;
-	}
-	return NULL;
-}
-
-/* "smcr: ueid add FOO: already in the UEID table (EEXIST)" */
-static void report(const struct request *req, int err)
-{
-	const struct errno_text *t = lookup(req->errors, err);
-
-	if (!t)
-		t = lookup(common_errors, err);
-	if (t)
-		fprintf(stderr, "%s: %s: %s (%s)\n", prog, req->what, t->text,
-			t->name);
-	else
-		fprintf(stderr, "%s: %s: %s (errno %d)\n", prog, req->what,
-			strerror(err), err);
-}
-
-/* The kernel's errno of a request, as the netlink error message had it:
- * libnl would turn it into its own, coarser codes
- */
-static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
-{
-	(void)nla;
-	*(int *)arg = -e->error;
-	return NL_STOP;
-}
-
-static int on_reply(struct nl_msg *msg, void *arg)
-{
-	const struct request *req = arg;
-	struct nlattr *attrs[req->maxattr + 1];
-	int rc;
-
-	rc = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, req->maxattr, NULL);
-	if (rc < 0)
-		return NL_SKIP;
-	return req->show(attrs) ? NL_STOP : NL_OK;
-}
-
-/* Send @req and wait for its acknowledgment or, for a dump, read all the
- * replies. Returns 0 or a negative errno, which it has reported.
- */
-static int run(const struct request *req)
-{
-	struct nl_msg *msg = NULL;
-	struct nl_sock *sk;
-	int id, rc, err = 0;
-
-	sk = nl_socket_alloc();
-	if (!sk || genl_connect(sk)) {
-		fprintf(stderr, "%s: cannot open a generic netlink socket\n",
-			prog);
-		err = EIO;
-		goto out;
-	}
-	id = genl_ctrl_resolve(sk, req->family);
-	if (id < 0) {
-		fprintf(stderr,
-			"%s: SMC module not loaded (no generic netlink family %s)\n",
-			prog, req->family);
-		err = ENOENT;
-		goto out;
-	}
-	nl_socket_modify_err_cb(sk, NL_CB_CUSTOM, on_error, &err);
-	if (req->show)
-		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_reply,
-				    (void *)req);
-	msg = nlmsg_alloc();
-	if (!msg ||
-	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, id, 0,
-			 req->show ? NLM_F_DUMP : NLM_F_ACK, req->cmd,
-			 req->version)) {
-		err = ENOMEM;
-		goto report;
-	}
-	/* -EINVAL: a bad argument; anything else: a libnl error, no room */
-	rc = req->fill ? req->fill(msg, req->arg) : 0;
-	if (rc) {
-		err = rc == -EINVAL ? EINVAL : ENOMEM;
-		goto report;
-	}
-	rc = nl_send_auto(sk, msg);
-	if (rc >= 0)
-		rc = req->show ? nl_recvmsgs_default(sk) : nl_wait_for_ack(sk);
-	if (rc < 0 && !err) {
-		fprintf(stderr, "%s: %s: %s\n", prog, req->what,
-			nl_geterror(rc));
-		err = EIO;
-		goto out;
-	}
-report:
-	if (err)
-		report(req, err);
-out:
-	if (msg)
-		nlmsg_free(msg);
-	if (sk)
-		nl_socket_free(sk);
-	return -err;
-}
 
 /* The ABI's EID: SMC_MAX_EID_LEN characters padded with blanks, and a NUL */
 static int fill_ueid(struct nl_msg *msg, char **argv)
@@ -246,15 +104,17 @@ static void print_field(const char *name, struct nlattr *nla)
 	printf("%.*s\n", len, s);
 }
 
-static int show_ueid(struct nlattr **attrs)
+static int show_ueid(const struct request *req, struct nlattr **attrs)
 {
+	(void)req;
 	if (attrs[SMC_NLA_EID_TABLE_ENTRY])
 		print_field(NULL, attrs[SMC_NLA_EID_TABLE_ENTRY]);
 	return 0;
 }
 
-static int show_seid(struct nlattr **attrs)
+static int show_seid(const struct request *req, struct nlattr **attrs)
 {
+	(void)req;
 	if (!attrs[SMC_NLA_SEID_ENTRY]) {
 		printf("seid: none\n");
 		return 0;
@@ -271,8 +131,9 @@ static void print_u8(const char *name, struct nlattr *nla)
 		printf("%s: %u\n", name, nla_get_u8(nla));
 }
 
-static int show_sys_info(struct nlattr **attrs)
+static int show_sys_info(const struct request *req, struct nlattr **attrs)
 {
+	(void)req;
 	struct nlattr *info[SMC_NLA_SYS_MAX + 1];
 
 	if (!attrs[SMC_GEN_SYS_INFO] ||
@@ -299,7 +160,7 @@ static const struct gen_command {
 	int cmd;
 	int (*fill)(struct nl_msg *msg, char **arg);
 	const struct errno_text *errors;
-	int (*show)(struct nlattr **attrs);
+	int (*show)(const struct request *req, struct nlattr **attrs);
 	int maxattr;
 } gen_commands[] = {
 	{ .words = { "info" }, .cmd = SMC_NETLINK_GET_SYS_INFO,
