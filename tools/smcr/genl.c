@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/smc.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
@@ -132,3 +133,20 @@ out:
 	return -err;
 }
 
+/* A dump of family SMC_GEN_NETLINK, each reply to show() with priv */
+int dump_gen(const char *what, int cmd,
+	     int (*show)(const struct request *req, struct nlattr **attrs),
+	     void *priv)
+{
+	struct request req = {
+		.what = what,
+		.family = SMC_GENL_FAMILY_NAME,
+		.version = SMC_GENL_FAMILY_VERSION,
+		.cmd = cmd,
+		.show = show,
+		.maxattr = SMC_GEN_MAX,
+		.priv = priv,
+	};
+
+	return run(&req);
+}

@@ -1,21 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smcr: configure SMC over the kernel's generic netlink ABI (the families
- * SMC_GEN_NETLINK and SMC_PNETID of uapi/linux/smc.h), so it works with
- * Linux's smc.ko as with ours.
- *
- *   smcr info                      system information (versions, host)
- *   smcr ueid show                 the user EIDs, one a line
- *   smcr ueid add|del EID
- *   smcr ueid flush
- *   smcr seid show|enable|disable  the system EID (s390 only)
- *   smcr pnet add PNETID eth NETDEV
- *   smcr pnet add PNETID ib IBDEV PORT
- *   smcr pnet del PNETID | pnet flush
+ * smcr: configure and inspect SMC over the kernel's generic netlink ABI
+ * (the families SMC_GEN_NETLINK and SMC_PNETID of uapi/linux/smc.h), so
+ * it works with Linux's smc.ko as with ours. The usage text below says
+ * what each command does and what it prints.
  *
  * Errors name the request and the kernel's errno; exit status 1.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +20,42 @@
 
 const char *prog = "smcr";
 
+static const char usage[] =
+"usage: smcr info                      versions, capabilities, host name\n"
+"       smcr ueid show | ueid add|del EID | ueid flush\n"
+"       smcr seid show|enable|disable  the system EID (s390 only)\n"
+"       smcr pnet add PNETID eth NETDEV\n"
+"       smcr pnet add PNETID ib IBDEV PORT\n"
+"       smcr pnet del PNETID | pnet flush\n"
+"       smcr stats [-j]                counters and fallback reasons\n"
+"       smcr help                      this text\n"
+"\n"
+"stats prints one \"key value\" a line, such as \"smcr.srv.v2_success 3\".\n"
+"-j prints one JSON object with the same keys instead (counts as\n"
+"numbers). What the kernel does not report is left out.\n"
+"\n"
+"stats keys; T is smcr or smcd, R is clnt or srv:\n"
+"  T.R.v1_success T.R.v2_success   handshakes that ended in SMC v1, v2\n"
+"  T.tx.bytes T.rx.bytes           payload sent, received\n"
+"  T.tx.calls T.rx.calls           send, receive calls\n"
+"  T.tx.payload.S T.rx.payload.S   those calls by length; S is 8k 16k 32k\n"
+"                                  64k 128k 256k 512k 1024k gt1024k\n"
+"  T.tx.rmb.size.S T.rx.rmb.size.S send buffers, RMBs created, by size\n"
+"  T.tx.rmb.K T.rx.rmb.K           K is alloc reuse downgrade small\n"
+"                                  small_peer full full_peer\n"
+"  T.sendpage T.splice             sendpage, splice calls\n"
+"  T.cork T.nodelay                TCP_CORK cleared, TCP_NODELAY set\n"
+"  T.urgent                        urgent data sent or received\n"
+"  handshake.R.errors              handshakes that failed\n"
+"  fallback.R.total                connections that fell back to TCP\n"
+"                                  (0 when the kernel has none on record)\n"
+"  fallback.R.0xCODE               of them for reason CODE (8 hex digits,\n"
+"                                  a decline code), such as\n"
+"                                  fallback.clnt.0x03010000\n";
+
 static void help(void)
 {
-	fprintf(stderr,
-		"usage: %s info\n"
-		"       %s ueid show | ueid add|del EID | ueid flush\n"
-		"       %s seid show|enable|disable\n"
-		"       %s pnet add PNETID eth NETDEV\n"
-		"       %s pnet add PNETID ib IBDEV PORT\n"
-		"       %s pnet del PNETID | pnet flush\n",
-		prog, prog, prog, prog, prog, prog);
+	fputs(usage, stderr);
 	exit(2);
 }
 
@@ -93,15 +110,9 @@ static int fill_pnet_add(struct nl_msg *msg, char **argv)
 /* A fixed-size string attribute, trailing blanks dropped */
 static void print_field(const char *name, struct nlattr *nla)
 {
-	int len = nla_len(nla);
-	const char *s = nla_data(nla);
-
-	len = strnlen(s, len);
-	while (len > 0 && isspace((unsigned char)s[len - 1]))
-		len--;
 	if (name)
 		printf("%s: ", name);
-	printf("%.*s\n", len, s);
+	printf("%.*s\n", nla_strlen(nla), (const char *)nla_data(nla));
 }
 
 static int show_ueid(const struct request *req, struct nlattr **attrs)
@@ -246,10 +257,32 @@ static int pnet_request(int argc, char **argv)
 	return !!run(&req);
 }
 
+/* The commands that only show, and take -j */
+static const struct show_command {
+	const char *word;
+	int (*main)(bool json);
+} show_commands[] = {
+	{ "stats", stats_main },
+};
+
 int main(int argc, char **argv)
 {
+	unsigned int i;
+
 	if (argc < 2)
 		help();
+	if (argc == 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--help"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(show_commands); i++) {
+		if (strcmp(argv[1], show_commands[i].word))
+			continue;
+		if (argc > 3 || (argc == 3 && strcmp(argv[2], "-j")))
+			help();
+		return show_commands[i].main(argc == 3);
+	}
 	if (!strcmp(argv[1], "info") || !strcmp(argv[1], "ueid") ||
 	    !strcmp(argv[1], "seid"))
 		return gen_request(argc, argv);
