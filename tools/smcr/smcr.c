@@ -28,11 +28,16 @@ static const char usage[] =
 "       smcr pnet add PNETID ib IBDEV PORT\n"
 "       smcr pnet del PNETID | pnet flush\n"
 "       smcr stats [-j]                counters and fallback reasons\n"
+"       smcr linkgroup|lgr [-j]        SMC-R link groups\n"
+"       smcr link [-j]                 SMC-R links\n"
 "       smcr help                      this text\n"
 "\n"
-"stats prints one \"key value\" a line, such as \"smcr.srv.v2_success 3\".\n"
-"-j prints one JSON object with the same keys instead (counts as\n"
-"numbers). What the kernel does not report is left out.\n"
+"stats, linkgroup and link print one \"key value\" a line, such as\n"
+"\"smcr.srv.v2_success 3\"; linkgroup and link a block of lines per group\n"
+"or link, blocks separated by a blank line. -j prints one JSON object\n"
+"with the same keys instead (counts as numbers, names and ids as\n"
+"strings); linkgroup and link put their objects in its array\n"
+"\"linkgroups\" or \"links\". What the kernel does not report is left out.\n"
 "\n"
 "stats keys; T is smcr or smcd, R is clnt or srv:\n"
 "  T.R.v1_success T.R.v2_success   handshakes that ended in SMC v1, v2\n"
@@ -51,7 +56,11 @@ static const char usage[] =
 "                                  (0 when the kernel has none on record)\n"
 "  fallback.R.0xCODE               of them for reason CODE (8 hex digits,\n"
 "                                  a decline code), such as\n"
-"                                  fallback.clnt.0x03010000\n";
+"                                  fallback.clnt.0x03010000\n"
+"linkgroup keys: id role type conns, version release peer_os peer_host\n"
+"  eid direct (SMC-Rv2 groups only), pnetid vlan buf_type net_cookie\n"
+"link keys: lgr (the id of its group) id state conns ib_dev ib_port\n"
+"  ifindex gid peer_gid uid peer_uid\n";
 
 static void help(void)
 {
@@ -263,6 +272,9 @@ static const struct show_command {
 	int (*main)(bool json);
 } show_commands[] = {
 	{ "stats", stats_main },
+	{ "linkgroup", linkgroup_main },
+	{ "lgr", linkgroup_main },
+	{ "link", link_main },
 };
 
 int main(int argc, char **argv)

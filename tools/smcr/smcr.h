@@ -3,7 +3,7 @@
  * smcr: what the parts of the tool share. smcr.c parses the command line
  * and configures; genl.c sends one request and reads its replies; out.c
  * prints keys and values; table.c walks nested attributes by tables;
- * stats.c is a command that shows.
+ * stats.c and lgr.c are the commands that show.
  */
 #ifndef SMCR_TOOL_H
 #define SMCR_TOOL_H
@@ -125,5 +125,7 @@ int show_table_dump(const struct request *req, struct nlattr **attrs);
 
 /* The show commands, json for -j; their exit status */
 int stats_main(bool json);
+int linkgroup_main(bool json);
+int link_main(bool json);
 
 #endif

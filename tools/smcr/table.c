@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smcr: nested attributes printed as tables say. One walker serves every
- * dump of SMC_GEN_NETLINK that is only values, such as the statistics
- * whose tables of fields are in stats.c.
+ * dump of SMC_GEN_NETLINK that is only values: statistics, link groups,
+ * links; each is a table of fields in stats.c or lgr.c.
  */
 #include <ctype.h>
 #include <stdio.h>
