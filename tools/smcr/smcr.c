@@ -1,80 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smcr: configure SMC over the kernel's generic netlink ABI (the families
- * SMC_GEN_NETLINK and SMC_PNETID of uapi/linux/smc.h), so it works with
- * Linux's smc.ko as with ours.
- *
- *   smcr info                      system information (versions, host)
- *   smcr ueid show                 the user EIDs, one a line
- *   smcr ueid add|del EID
- *   smcr ueid flush
- *   smcr seid show|enable|disable  the system EID (s390 only)
- *   smcr pnet add PNETID eth NETDEV
- *   smcr pnet add PNETID ib IBDEV PORT
- *   smcr pnet del PNETID | pnet flush
+ * smcr: configure and inspect SMC over the kernel's generic netlink ABI
+ * (the families SMC_GEN_NETLINK and SMC_PNETID of uapi/linux/smc.h), so
+ * it works with Linux's smc.ko as with ours. The usage text below says
+ * what each command does and what it prints.
  *
  * Errors name the request and the kernel's errno; exit status 1.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/smc.h>
-#include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "smcr.h"
 
-static const char *prog = "smcr";
+const char *prog = "smcr";
+
+static const char usage[] =
+"usage: smcr info                      versions, capabilities, host name\n"
+"       smcr ueid show | ueid add|del EID | ueid flush\n"
+"       smcr seid show|enable|disable  the system EID (s390 only)\n"
+"       smcr pnet add PNETID eth NETDEV\n"
+"       smcr pnet add PNETID ib IBDEV PORT\n"
+"       smcr pnet del PNETID | pnet flush\n"
+"       smcr stats [-j]                counters and fallback reasons\n"
+"       smcr linkgroup|lgr [-j]        SMC-R link groups\n"
+"       smcr link [-j]                 SMC-R links\n"
+"       smcr help                      this text\n"
+"\n"
+"stats, linkgroup and link print one \"key value\" a line, such as\n"
+"\"smcr.srv.v2_success 3\"; linkgroup and link a block of lines per group\n"
+"or link, blocks separated by a blank line. -j prints one JSON object\n"
+"with the same keys instead (counts as numbers, names and ids as\n"
+"strings); linkgroup and link put their objects in its array\n"
+"\"linkgroups\" or \"links\". What the kernel does not report is left out.\n"
+"\n"
+"stats keys; T is smcr or smcd, R is clnt or srv:\n"
+"  T.R.v1_success T.R.v2_success   handshakes that ended in SMC v1, v2\n"
+"  T.tx.bytes T.rx.bytes           payload sent, received\n"
+"  T.tx.calls T.rx.calls           send, receive calls\n"
+"  T.tx.payload.S T.rx.payload.S   those calls by length; S is 8k 16k 32k\n"
+"                                  64k 128k 256k 512k 1024k gt1024k\n"
+"  T.tx.rmb.size.S T.rx.rmb.size.S send buffers, RMBs created, by size\n"
+"  T.tx.rmb.K T.rx.rmb.K           K is alloc reuse downgrade small\n"
+"                                  small_peer full full_peer\n"
+"  T.sendpage T.splice             sendpage, splice calls\n"
+"  T.cork T.nodelay                TCP_CORK cleared, TCP_NODELAY set\n"
+"  T.urgent                        urgent data sent or received\n"
+"  handshake.R.errors              handshakes that failed\n"
+"  fallback.R.total                connections that fell back to TCP\n"
+"                                  (0 when the kernel has none on record)\n"
+"  fallback.R.0xCODE               of them for reason CODE (8 hex digits,\n"
+"                                  a decline code), such as\n"
+"                                  fallback.clnt.0x03010000\n"
+"linkgroup keys: id role type conns, version release peer_os peer_host\n"
+"  eid direct (SMC-Rv2 groups only), pnetid vlan buf_type net_cookie\n"
+"link keys: lgr (the id of its group) id state conns ib_dev ib_port\n"
+"  ifindex gid peer_gid uid peer_uid\n";
 
 static void help(void)
 {
-	fprintf(stderr,
-		"usage: %s info\n"
-		"       %s ueid show | ueid add|del EID | ueid flush\n"
-		"       %s seid show|enable|disable\n"
-		"       %s pnet add PNETID eth NETDEV\n"
-		"       %s pnet add PNETID ib IBDEV PORT\n"
-		"       %s pnet del PNETID | pnet flush\n",
-		prog, prog, prog, prog, prog, prog);
+	fputs(usage, stderr);
 	exit(2);
 }
-
-struct errno_text {
-	int err;
-	const char *name;
-	const char *text;
-};
-
-/* One request: what it is called in messages, where it goes, what it
- * puts in (fill, with arg), what its errnos mean beyond the common ones
- * and, for a dump, what prints each reply.
- */
-struct request {
-	const char *what;
-	const char *family;
-	int version;
-	int cmd;
-	int (*fill)(struct nl_msg *msg, char **arg);
-	char **arg;
-	const struct errno_text *errors;
-	int (*show)(struct nlattr **attrs);
-	int maxattr;
-};
-
-static const struct errno_text common_errors[] = {
-	{ EPERM, "EPERM", "permission denied (CAP_NET_ADMIN needed)" },
-	{ EOPNOTSUPP, "EOPNOTSUPP", "not supported by the loaded SMC module" },
-	{ EINVAL, "EINVAL", "invalid request" },
-	{ ENOENT, "ENOENT", "no such entry" },
-	{ EEXIST, "EEXIST", "already there" },
-	{ ERANGE, "ERANGE", "out of range" },
-	{ ENOMEM, "ENOMEM", "out of memory" },
-	{ 0, NULL, NULL }
-};
 
 /* What an errno means for a request on the UEID table */
 static const struct errno_text ueid_errors[] = {
@@ -91,114 +83,6 @@ static const struct errno_text seid_errors[] = {
 	{ ENOENT, "ENOENT", "no user EID to use instead" },
 	{ 0, NULL, NULL }
 };
-
-static const struct errno_text *lookup(const struct errno_text *tab, int err)
-{
-	for (; tab && tab->err; tab++) {
-		if (tab->err == err)
-			return tab;
-	}
-	return NULL;
-}
-
-/* "smcr: ueid add FOO: already in the UEID table (EEXIST)" */
-static void report(const struct request *req, int err)
-{
-	const struct errno_text *t = lookup(req->errors, err);
-
-	if (!t)
-		t = lookup(common_errors, err);
-	if (t)
-		fprintf(stderr, "%s: %s: %s (%s)\n", prog, req->what, t->text,
-			t->name);
-	else
-		fprintf(stderr, "%s: %s: %s (errno %d)\n", prog, req->what,
-			strerror(err), err);
-}
-
-/* The kernel's errno of a request, as the netlink error message had it:
- * libnl would turn it into its own, coarser codes
- */
-static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
-{
-	(void)nla;
-	*(int *)arg = -e->error;
-	return NL_STOP;
-}
-
-static int on_reply(struct nl_msg *msg, void *arg)
-{
-	const struct request *req = arg;
-	struct nlattr *attrs[req->maxattr + 1];
-	int rc;
-
-	rc = genlmsg_parse(nlmsg_hdr(msg), 0, attrs, req->maxattr, NULL);
-	if (rc < 0)
-		return NL_SKIP;
-	return req->show(attrs) ? NL_STOP : NL_OK;
-}
-
-/* Send @req and wait for its acknowledgment or, for a dump, read all the
- * replies. Returns 0 or a negative errno, which it has reported.
- */
-static int run(const struct request *req)
-{
-	struct nl_msg *msg = NULL;
-	struct nl_sock *sk;
-	int id, rc, err = 0;
-
-	sk = nl_socket_alloc();
-	if (!sk || genl_connect(sk)) {
-		fprintf(stderr, "%s: cannot open a generic netlink socket\n",
-			prog);
-		err = EIO;
-		goto out;
-	}
-	id = genl_ctrl_resolve(sk, req->family);
-	if (id < 0) {
-		fprintf(stderr,
-			"%s: SMC module not loaded (no generic netlink family %s)\n",
-			prog, req->family);
-		err = ENOENT;
-		goto out;
-	}
-	nl_socket_modify_err_cb(sk, NL_CB_CUSTOM, on_error, &err);
-	if (req->show)
-		nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, on_reply,
-				    (void *)req);
-	msg = nlmsg_alloc();
-	if (!msg ||
-	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, id, 0,
-			 req->show ? NLM_F_DUMP : NLM_F_ACK, req->cmd,
-			 req->version)) {
-		err = ENOMEM;
-		goto report;
-	}
-	/* -EINVAL: a bad argument; anything else: a libnl error, no room */
-	rc = req->fill ? req->fill(msg, req->arg) : 0;
-	if (rc) {
-		err = rc == -EINVAL ? EINVAL : ENOMEM;
-		goto report;
-	}
-	rc = nl_send_auto(sk, msg);
-	if (rc >= 0)
-		rc = req->show ? nl_recvmsgs_default(sk) : nl_wait_for_ack(sk);
-	if (rc < 0 && !err) {
-		fprintf(stderr, "%s: %s: %s\n", prog, req->what,
-			nl_geterror(rc));
-		err = EIO;
-		goto out;
-	}
-report:
-	if (err)
-		report(req, err);
-out:
-	if (msg)
-		nlmsg_free(msg);
-	if (sk)
-		nl_socket_free(sk);
-	return -err;
-}
 
 /* The ABI's EID: SMC_MAX_EID_LEN characters padded with blanks, and a NUL */
 static int fill_ueid(struct nl_msg *msg, char **argv)
@@ -235,26 +119,22 @@ static int fill_pnet_add(struct nl_msg *msg, char **argv)
 /* A fixed-size string attribute, trailing blanks dropped */
 static void print_field(const char *name, struct nlattr *nla)
 {
-	int len = nla_len(nla);
-	const char *s = nla_data(nla);
-
-	len = strnlen(s, len);
-	while (len > 0 && isspace((unsigned char)s[len - 1]))
-		len--;
 	if (name)
 		printf("%s: ", name);
-	printf("%.*s\n", len, s);
+	printf("%.*s\n", nla_strlen(nla), (const char *)nla_data(nla));
 }
 
-static int show_ueid(struct nlattr **attrs)
+static int show_ueid(const struct request *req, struct nlattr **attrs)
 {
+	(void)req;
 	if (attrs[SMC_NLA_EID_TABLE_ENTRY])
 		print_field(NULL, attrs[SMC_NLA_EID_TABLE_ENTRY]);
 	return 0;
 }
 
-static int show_seid(struct nlattr **attrs)
+static int show_seid(const struct request *req, struct nlattr **attrs)
 {
+	(void)req;
 	if (!attrs[SMC_NLA_SEID_ENTRY]) {
 		printf("seid: none\n");
 		return 0;
@@ -271,8 +151,9 @@ static void print_u8(const char *name, struct nlattr *nla)
 		printf("%s: %u\n", name, nla_get_u8(nla));
 }
 
-static int show_sys_info(struct nlattr **attrs)
+static int show_sys_info(const struct request *req, struct nlattr **attrs)
 {
+	(void)req;
 	struct nlattr *info[SMC_NLA_SYS_MAX + 1];
 
 	if (!attrs[SMC_GEN_SYS_INFO] ||
@@ -299,7 +180,7 @@ static const struct gen_command {
 	int cmd;
 	int (*fill)(struct nl_msg *msg, char **arg);
 	const struct errno_text *errors;
-	int (*show)(struct nlattr **attrs);
+	int (*show)(const struct request *req, struct nlattr **attrs);
 	int maxattr;
 } gen_commands[] = {
 	{ .words = { "info" }, .cmd = SMC_NETLINK_GET_SYS_INFO,
@@ -385,10 +266,35 @@ static int pnet_request(int argc, char **argv)
 	return !!run(&req);
 }
 
+/* The commands that only show, and take -j */
+static const struct show_command {
+	const char *word;
+	int (*main)(bool json);
+} show_commands[] = {
+	{ "stats", stats_main },
+	{ "linkgroup", linkgroup_main },
+	{ "lgr", linkgroup_main },
+	{ "link", link_main },
+};
+
 int main(int argc, char **argv)
 {
+	unsigned int i;
+
 	if (argc < 2)
 		help();
+	if (argc == 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--help"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(show_commands); i++) {
+		if (strcmp(argv[1], show_commands[i].word))
+			continue;
+		if (argc > 3 || (argc == 3 && strcmp(argv[2], "-j")))
+			help();
+		return show_commands[i].main(argc == 3);
+	}
 	if (!strcmp(argv[1], "info") || !strcmp(argv[1], "ueid") ||
 	    !strcmp(argv[1], "seid"))
 		return gen_request(argc, argv);
