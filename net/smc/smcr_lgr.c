@@ -303,7 +303,9 @@ void smcr_link_fail(struct smcr_link *link)
 {
 	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
 		return;
-	kref_get(&link->lgr->kref);
+	/* a group already on its way out needs no failing */
+	if (!kref_get_unless_zero(&link->lgr->kref))
+		return;
 	if (!queue_work(smcr_hs_wq, &link->fail_work))
 		smcr_lgr_put(link->lgr);
 }

@@ -143,10 +143,14 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 	req = kmalloc(sizeof(*req), GFP_ATOMIC);
 	if (!req)
 		return;
+	/* a message racing the group's last put is dropped with it */
+	if (!kref_get_unless_zero(&link->lgr->kref)) {
+		kfree(req);
+		return;
+	}
 	INIT_WORK(&req->work, smcr_llc_req_work);
 	req->link = link;
 	memcpy(req->msg, msg, SMCR_WR_SIZE);
-	kref_get(&link->lgr->kref);
 	queue_work(smcr_hs_wq, &req->work);
 }
 
