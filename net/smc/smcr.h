@@ -66,6 +66,7 @@ enum smcr_state {
  * @conn: SMC-R state of the connection when it did not fall back
  * @close_work: frees a closed SMC-R connection once its peer closed too
  * @close_pending: @close_work holds a reference and waits
+ * @abort_work: answers the peer's abort with ours (RFC 7609 §4.8.2)
  *
  * Fields without a lock named above are changed only under lock_sock(@sk).
  */
@@ -96,6 +97,7 @@ struct smcr_sock {
 	struct smcr_conn	conn;
 	struct delayed_work	close_work;
 	bool			close_pending;
+	struct work_struct	abort_work;
 };
 
 static inline struct smcr_sock *smcr_sk(const struct sock *sk)
@@ -200,5 +202,6 @@ void smcr_close_init(struct smcr_sock *smc);
 void smcr_conn_wake(struct smcr_sock *smc);
 int smcr_close_shutdown(struct smcr_sock *smc, int how);
 void smcr_close_release(struct smcr_sock *smc);
+void smcr_close_peer_abort(struct smcr_sock *smc);
 
 #endif /* SMCR_H */

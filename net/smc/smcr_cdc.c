@@ -70,6 +70,8 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 		m.conn_state_flags |= SMCR_CDC_CS_PEER_DONE_WRITING;
 	if (conn->closed)
 		m.conn_state_flags |= SMCR_CDC_CS_PEER_CONN_CLOSED;
+	if (conn->aborted)
+		m.conn_state_flags |= SMCR_CDC_CS_PEER_CONN_ABORT;
 	rc = smcr_cdc_msg_encode(&m, buf, SMCR_WR_SIZE);
 	if (rc < 0) {
 		smcr_wr_tx_put(link, idx);
@@ -181,7 +183,7 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	struct smcr_cdc_msg m;
 	struct smcr_conn *conn;
 	struct smcr_sock *smc;
-	bool urg;
+	bool urg, abort;
 	int rc;
 
 	if (smcr_cdc_msg_decode(msg, SMCR_WR_SIZE, &m))
@@ -208,12 +210,16 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 		conn->peer_done_writing = true;
 	if (m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_CLOSED)
 		conn->peer_closed = true;
+	abort = !rc && !conn->peer_abort &&
+		(m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_ABORT);
 	if (m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_ABORT || rc)
 		conn->peer_abort = true;
 	spin_unlock_bh(&conn->lock);
 
 	if (rc)
 		smcr_link_fail(link);
+	if (abort)
+		smcr_close_peer_abort(smc);
 	if (urg)
 		sk_send_sigurg(&smc->sk);
 	smcr_conn_wake(smc);

@@ -8,6 +8,11 @@
  * the kernel for the peer's own close, an abort, or the link's end, and
  * only then gives its buffers back. A peer that never closes is given
  * SMCR_CLOSE_WAIT.
+ *
+ * Aborts (§4.8.2): close() with data left unread aborts the connection,
+ * as TCP resets it, and waits for the peer's abort the same way; a peer's
+ * abort is answered with ours at once, from a work item, so the peer can
+ * give its RMBE back without waiting for our application.
  */
 
 #include <net/sock.h>
@@ -67,6 +72,48 @@ static void smcr_close_work(struct work_struct *work)
 	sock_put(&smc->sk);	/* the reference of the wait */
 }
 
+/* Tell the peer the connection is aborted, unless it knows its end */
+static void smcr_close_send_abort(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+
+	sock_owned_by_me(&smc->sk);
+	if (!conn->lgr || conn->closed || conn->aborted ||
+	    READ_ONCE(conn->lgr->link.state) != SMCR_LINK_ACTIVE)
+		return;
+	conn->aborted = true;
+	trace_smcr_state(smc, "abort sent");
+	if (smcr_cdc_send(smc))
+		conn->peer_abort = true;
+}
+
+static void smcr_close_abort_work(struct work_struct *work)
+{
+	struct smcr_sock *smc = container_of(work, struct smcr_sock,
+					     abort_work);
+
+	lock_sock(&smc->sk);
+	smcr_close_send_abort(smc);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);	/* the reference of the work */
+}
+
+/**
+ * smcr_close_peer_abort() - the peer aborted the connection
+ * @smc: connection, referenced by the caller
+ *
+ * §4.8.2, passive abort B: the peer's RMBE is free for reuse once we
+ * answered with our own abort.
+ *
+ * Context: softirq.
+ */
+void smcr_close_peer_abort(struct smcr_sock *smc)
+{
+	sock_hold(&smc->sk);
+	if (!queue_work(smcr_hs_wq, &smc->abort_work))
+		sock_put(&smc->sk);
+}
+
 /**
  * smcr_close_init() - prepare a socket's closing machinery
  * @smc: socket
@@ -74,6 +121,7 @@ static void smcr_close_work(struct work_struct *work)
 void smcr_close_init(struct smcr_sock *smc)
 {
 	INIT_DELAYED_WORK(&smc->close_work, smcr_close_work);
+	INIT_WORK(&smc->abort_work, smcr_close_abort_work);
 }
 
 /**
@@ -92,7 +140,8 @@ int smcr_close_shutdown(struct smcr_sock *smc, int how)
 	sock_owned_by_me(sk);
 	if (how != SHUT_RD) {
 		sk->sk_shutdown |= SEND_SHUTDOWN;
-		if (!conn->done_writing && !conn->peer_abort) {
+		if (!conn->done_writing && !conn->peer_abort &&
+		    !conn->aborted) {
 			conn->done_writing = true;
 			rc = smcr_cdc_send(smc);
 		}
@@ -110,12 +159,18 @@ int smcr_close_shutdown(struct smcr_sock *smc, int how)
 void smcr_close_release(struct smcr_sock *smc)
 {
 	struct smcr_conn *conn = &smc->conn;
+	bool unread;
 
 	sock_owned_by_me(&smc->sk);
 	if (!conn->lgr)
 		return;
-	if (!conn->closed && !conn->peer_abort &&
-	    READ_ONCE(conn->lgr->link.state) == SMCR_LINK_ACTIVE) {
+	spin_lock_bh(&conn->lock);
+	unread = conn->rx_prod != conn->rx_cons;
+	spin_unlock_bh(&conn->lock);
+	if (unread || conn->peer_abort) {
+		smcr_close_send_abort(smc);
+	} else if (!conn->closed && !conn->aborted &&
+		   READ_ONCE(conn->lgr->link.state) == SMCR_LINK_ACTIVE) {
 		conn->done_writing = true;
 		conn->closed = true;
 		if (smcr_cdc_send(smc))

@@ -254,6 +254,7 @@ struct smcr_lgr {
  * @urg_byte: the urgent byte
  * @done_writing: we told the peer we are done writing
  * @closed: we told the peer the connection is closed
+ * @aborted: we told the peer the connection is aborted (§4.8.2)
  * @lock: protects the counters the receive path moves or reads:
  *	@rx_prod, @rx_cons, @tx_prod, @tx_peer_cons, @tx_done, and the
  *	peer_* flags and cursor wraps
@@ -296,6 +297,7 @@ struct smcr_conn {
 	bool			peer_write_blocked;
 	bool			done_writing;
 	bool			closed;
+	bool			aborted;
 	spinlock_t		lock;	/* see above */
 };
 
