@@ -489,7 +489,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		rc = SMCR_CLC_DECL_MEM;
 		goto out;
 	}
-	rc = smcr_buf_alloc(smc);
+	/* no memory for the buffers has a code of its own, as on the server */
+	rc = smcr_buf_alloc(smc) ? SMCR_CLC_DECL_MEM : 0;
 	if (!rc)
 		rc = smcr_clc_take_peer(smc, acc);
 	if (!rc && acc->first_contact)
@@ -499,7 +500,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		rc = smcr_buf_register(link, &smc->conn.rmb);
 	if (rc) {
 		smcr_clc_undo(smc);
-		rc = SMCR_CLC_DECL_ERR_RDYLNK;
+		if (rc < 0)
+			rc = SMCR_CLC_DECL_ERR_RDYLNK;
 		goto out;
 	}
 
