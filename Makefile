@@ -9,6 +9,8 @@ ifeq ($(KVER),)
 KVER := $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1 | cut -d/ -f4)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
+# test-only module the selftests load: it makes a function fail
+FAIL_FUNC := $(CURDIR)/tools/testing/selftests/net/smc/fail_func
 
 .PHONY: all modules clean check sparse host-test fuzz selftests tools test demo
 
@@ -20,9 +22,11 @@ modules:
 # sparse over every file of the module
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
+	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) C=2 modules
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) clean
 	$(MAKE) -C tools/testing/host clean
 	rm -rf build
 
@@ -34,6 +38,7 @@ fuzz:
 
 selftests:
 	$(MAKE) -C tools/testing/selftests/net/smc
+	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) modules
 
 tools:
 	$(MAKE) -C tools/smc_run
