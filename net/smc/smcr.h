@@ -162,6 +162,7 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 				 struct smcr_ib_port *port);
 void smcr_lgr_put(struct smcr_lgr *lgr);
+void smcr_lgr_set_peer(struct smcr_lgr *lgr, const struct smcr_clc_fce *fce);
 void smcr_lgr_terminate(struct smcr_lgr *lgr);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc);

@@ -468,6 +468,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
 		memcpy(lgr->eid, acc->eid, SMCR_CLC_EID_LEN);
+		if (acc->has_fce)
+			smcr_lgr_set_peer(lgr, &acc->fce);
 		link = &lgr->link;
 		memcpy(link->peer_gid, acc->gid, SMCR_CLC_GID_LEN);
 		memcpy(link->peer_mac, acc->mac, ETH_ALEN);
@@ -761,6 +763,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		goto undo;
 	}
 	if (fc) {
+		if (conf.has_fce)
+			smcr_lgr_set_peer(lgr, &conf.fce);
 		/* a v2-only Proposal from Linux leaves its MAC out */
 		memcpy(link->peer_mac, conf.mac, ETH_ALEN);
 		link->peer_qpn = conf.qpn;

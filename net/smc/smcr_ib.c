@@ -90,6 +90,7 @@ static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
 	if (!best)
 		return -ENODEV;
 	ether_addr_copy(port->mac, ndev->dev_addr);
+	port->ifindex = ndev->ifindex;
 	port->port = portnum;
 	port->mtu = pattr.active_mtu;
 	return 0;

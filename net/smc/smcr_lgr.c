@@ -21,9 +21,15 @@
 #include "smcr.h"
 #include "smcr_trace.h"
 
-/* smcr_lgrs_lock protects smcr_lgrs */
+/* smcr_lgrs_lock protects smcr_lgrs, oldest group first. It nests
+ * outside a group's lock.
+ */
 static LIST_HEAD(smcr_lgrs);
 static DEFINE_SPINLOCK(smcr_lgrs_lock);
+
+/* Group ids step by 256: the low byte is the link id's in link user ids */
+#define SMCR_LGR_ID_STEP	256
+static atomic_t smcr_lgr_last_id = ATOMIC_INIT(0);
 
 /* One handshake at a time per role: the second connection to a peer must
  * find the group the first one is creating. A server handshake that ends
@@ -201,6 +207,10 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
 	lgr->server = server;
 	lgr->version = version;
+	do {
+		lgr->id = atomic_add_return(SMCR_LGR_ID_STEP,
+					    &smcr_lgr_last_id);
+	} while (!lgr->id);
 	memcpy(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN);
 	lgr->link.lgr = lgr;
 	lgr->link.port = *port;
@@ -219,10 +229,32 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 
 	kref_get(&lgr->kref);
 	spin_lock_bh(&smcr_lgrs_lock);
-	list_add(&lgr->list, &smcr_lgrs);
+	list_add_tail(&lgr->list, &smcr_lgrs);
 	spin_unlock_bh(&smcr_lgrs_lock);
 	trace_smcr_lgr(lgr, "created");
 	return lgr;
+}
+
+/**
+ * smcr_lgr_set_peer() - take note of the peer's first contact extension
+ * @lgr: SMC-Rv2 group of the first contact
+ * @fce: the extension of the peer's Accept or Confirm
+ *
+ * The host name is kept only if it is ASCII, as Linux does.
+ */
+void smcr_lgr_set_peer(struct smcr_lgr *lgr, const struct smcr_clc_fce *fce)
+{
+	bool ascii = true;
+	int i;
+
+	for (i = 0; i < SMCR_CLC_HOSTNAME_LEN; i++)
+		ascii &= fce->hostname[i] < 0x80;
+	spin_lock_bh(&lgr->lock);
+	lgr->peer_os = fce->os_type;
+	lgr->peer_release = fce->release;
+	if (ascii)
+		memcpy(lgr->peer_host, fce->hostname, SMCR_CLC_HOSTNAME_LEN);
+	spin_unlock_bh(&lgr->lock);
 }
 
 /* Tell every connection of a dead group that its peer is gone */

@@ -17,6 +17,7 @@
 
 #include "smcr_wire_cdc.h"
 #include "smcr_wire_clc.h"
+#include "smcr_wire_llc.h"
 
 #define SMCR_WR_SIZE		44	/* LLC and CDC messages (A.3, A.4) */
 /* SMC-Rv2 LLC messages may be this long; the bytes past the first 44 of
@@ -51,6 +52,7 @@ struct smcr_ibdev {
  * @sgid_index: index of @gid in the port's GID table
  * @gid: the GID sent in CLC messages
  * @mac: the MAC of the port's network device
+ * @ifindex: that network device's interface index
  * @mtu: the port's active MTU (enum ib_mtu)
  */
 struct smcr_ib_port {
@@ -59,6 +61,7 @@ struct smcr_ib_port {
 	u8			sgid_index;
 	u8			gid[SMCR_CLC_GID_LEN];
 	u8			mac[ETH_ALEN];
+	int			ifindex;
 	enum ib_mtu		mtu;
 };
 
@@ -103,6 +106,7 @@ struct smcr_wr_tx {
  * @peer_mac: peer's MAC
  * @peer_mtu: MTU the peer offered (enum ib_mtu)
  * @link_id: link number within the group (A.3.1)
+ * @peer_uid: the link user id the peer's CONFIRM LINK gave (A.3.1)
  * @state: enum smcr_link_state; changed under @lgr->lock
  * @rtr: the QP reached RTR (tracked here: rxe does not report it)
  * @rts: the QP reached RTS
@@ -144,6 +148,7 @@ struct smcr_link {
 	u8			peer_mac[ETH_ALEN];
 	u8			peer_mtu;
 	u8			link_id;
+	u8			peer_uid[SMCR_LLC_LINK_UID_LEN];
 	int			state;
 
 	u8			*tx_bufs;
@@ -194,10 +199,18 @@ struct smcr_buf {
  * @kref: one per connection and one for the list while listed
  * @lock: protects @conns, @conns_num and the link state
  * @server: whether we were the server of its first contact
+ * @id: number of the group, unique in this module instance; the low
+ *	byte is 0, for the link id in the link user id (A.3.1)
  * @version: SMC-R version of the group, SMCR_CLC_V1 or SMCR_CLC_V2; its
  *	LLC messages are framed accordingly
  * @uses_gateway: SMC-Rv2: the peer is reached through an IP gateway
  * @eid: SMC-Rv2: the EID negotiated on first contact
+ * @peer_os: SMC-Rv2: the peer's OS (SMCR_CLC_OS_*), from the first
+ *	contact extension of its Accept or Confirm; written once under
+ *	@lock, like @peer_release and @peer_host
+ * @peer_release: SMC-Rv2: the peer's SMC release, from the same
+ * @peer_host: SMC-Rv2: the peer's host name, from the same, blank padded
+ *	as it came; all zero when it was not ASCII
  * @peer_id: the peer's peer ID (A.2.1)
  * @link: the one link of the group
  * @conns: connections by alert token
@@ -211,9 +224,13 @@ struct smcr_lgr {
 	struct kref		kref;
 	spinlock_t		lock;	/* see above */
 	bool			server;
+	u32			id;
 	u8			version;
 	bool			uses_gateway;
 	u8			eid[SMCR_CLC_EID_LEN];
+	u8			peer_os;
+	u8			peer_release;
+	u8			peer_host[SMCR_CLC_HOSTNAME_LEN];
 	u8			peer_id[SMCR_CLC_PEER_ID_LEN];
 	struct smcr_link	link;
 	struct xarray		conns;
@@ -222,6 +239,20 @@ struct smcr_lgr {
 	bool			terminating;
 	struct delayed_work	free_work;
 };
+
+/**
+ * smcr_link_uid() - the link user id of a link (A.3.1)
+ * @link: link
+ *
+ * The group's id plus the link id, big endian, as Linux builds it: the
+ * peer reports it, and diagnostics of both ends can be matched.
+ *
+ * Return: the id as it goes on the wire.
+ */
+static inline __be32 smcr_link_uid(const struct smcr_link *link)
+{
+	return cpu_to_be32(link->lgr->id + link->link_id);
+}
 
 /**
  * struct smcr_conn - the SMC-R state of a connection (§4)

@@ -191,6 +191,7 @@ static void smcr_llc_fill_confirm(struct smcr_link *link,
 				  struct smcr_llc_msg *m, bool resp)
 {
 	struct smcr_llc_confirm_link *cl = &m->u.confirm_link;
+	__be32 uid = smcr_link_uid(link);
 
 	memset(m, 0, sizeof(*m));
 	m->type = SMCR_LLC_TYPE_CONFIRM_LINK;
@@ -200,11 +201,13 @@ static void smcr_llc_fill_confirm(struct smcr_link *link,
 	memcpy(cl->gid, link->port.gid, SMCR_CLC_GID_LEN);
 	cl->qpn = link->qp->qp_num;
 	cl->link_num = link->link_id;
-	memcpy(cl->link_uid, &link->psn, sizeof(cl->link_uid));
+	memcpy(cl->link_uid, &uid, sizeof(cl->link_uid));
 	cl->max_links = 1;
 }
 
-/* §3.5.1.5: the peer's CONFIRM LINK must name the QP we know it by */
+/* §3.5.1.5: the peer's CONFIRM LINK must name the QP we know it by; its
+ * link user id is kept for diagnostics
+ */
 static int smcr_llc_check_confirm(struct smcr_link *link,
 				  const struct smcr_llc_msg *m, bool resp)
 {
@@ -214,6 +217,7 @@ static int smcr_llc_check_confirm(struct smcr_link *link,
 	    cl->qpn != link->peer_qpn ||
 	    memcmp(cl->gid, link->peer_gid, SMCR_CLC_GID_LEN))
 		return -EPROTO;
+	memcpy(link->peer_uid, cl->link_uid, sizeof(link->peer_uid));
 	return 0;
 }
 
