@@ -23,6 +23,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 #include "smcr_trace.h"
 
 /* A connect() in flight: the initial kernel_connect() has been issued */
@@ -352,8 +353,11 @@ static int smcr_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 
 	if (smcr_is_rdma(smc)) {
 		lock_sock(&smc->sk);
-		rc = smcr_is_rdma(smc) ? smcr_tx_sendmsg(smc, msg, len) :
-					 -EPIPE;
+		rc = -EPIPE;
+		if (smcr_is_rdma(smc)) {
+			rc = smcr_tx_sendmsg(smc, msg, len);
+			smcr_stats_tx(smc, msg->msg_flags, len, rc);
+		}
 		release_sock(&smc->sk);
 		return rc;
 	}
@@ -372,8 +376,11 @@ static int smcr_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 
 	if (smcr_is_rdma(smc)) {
 		lock_sock(&smc->sk);
-		rc = smcr_is_rdma(smc) ? smcr_rx_recvmsg(smc, msg, len, flags) :
-					 0;
+		rc = 0;
+		if (smcr_is_rdma(smc)) {
+			rc = smcr_rx_recvmsg(smc, msg, len, flags);
+			smcr_stats_rx(smc, flags, rc);
+		}
 		release_sock(&smc->sk);
 		return rc;
 	}
@@ -391,8 +398,10 @@ static ssize_t smcr_splice_read(struct socket *sock, loff_t *ppos,
 	struct socket *tcp;
 
 	/* over SMC-R, splice reads through recvmsg like any file */
-	if (smcr_is_rdma(smc))
+	if (smcr_is_rdma(smc)) {
+		smcr_stats_splice(smc);
 		return smcr_file_splice_read(sock->file, ppos, pipe, len, flags);
+	}
 	tcp = smcr_data_sock(smc);
 	if (!tcp)
 		return -ENOTCONN;

@@ -29,6 +29,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 #include "smcr_trace.h"
 #include "smcr_ueid.h"
 #include "smcr_wire_llc.h"
@@ -519,6 +520,7 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		rc = rc > 0 ? -EPROTO : rc;
 	} else {
 		trace_smcr_conn(smc, acc->first_contact);
+		smcr_stats_hs_done(smc);
 	}
 out:
 	mutex_unlock(&smcr_lgr_client_lock);
@@ -602,6 +604,8 @@ int smcr_clc_client(struct smcr_sock *smc)
 		break;
 	}
 out:
+	if (rc < 0)
+		smcr_stats_hs_error(smc);
 	if (lcl)
 		smcr_ib_put_port(&lcl->port);
 	kfree(lcl);
@@ -780,6 +784,7 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	}
 	if (!rc) {
 		trace_smcr_conn(smc, fc);
+		smcr_stats_hs_done(smc);
 		goto out;
 	}
 undo:
@@ -860,6 +865,8 @@ int smcr_clc_server(struct smcr_sock *smc)
 		break;
 	}
 out:
+	if (rc < 0)
+		smcr_stats_hs_error(smc);
 	if (lcl)
 		smcr_ib_put_port(&lcl->port);
 	kfree(lcl);

@@ -15,6 +15,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 #include "smcr_trace.h"
 
 /**
@@ -279,5 +280,6 @@ void smcr_fallback(struct smcr_sock *smc, u32 reason, u32 peer_diag)
 	smc->use_fallback = true;
 	smc->fallback_reason = reason;
 	smc->peer_diagnosis = peer_diag;
+	smcr_stats_fallback(smc, reason);
 	trace_smcr_fallback(smc, reason, peer_diag);
 }

@@ -19,6 +19,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 #include "smcr_trace.h"
 
 /* smcr_lgrs_lock protects smcr_lgrs, oldest group first. It nests
@@ -496,6 +497,8 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 		rc = rc < 0 ? rc : -EINVAL;
 		goto err;
 	}
+	smcr_stats_buf(smc, true, conn->rmb.size);
+	smcr_stats_buf(smc, false, conn->sndbuf.size);
 	return 0;
 err:
 	smcr_buf_free(smc);

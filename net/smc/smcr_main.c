@@ -13,6 +13,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 #include "smcr_ueid.h"
 
 struct proto smcr_proto = {
@@ -43,9 +44,14 @@ static int __init smcr_init(void)
 	if (rc)
 		goto out_wq;
 
-	rc = smcr_af_init();
+	/* before the first socket: every namespace counts from its start */
+	rc = smcr_stats_init();
 	if (rc)
 		goto out_ib;
+
+	rc = smcr_af_init();
+	if (rc)
+		goto out_stats;
 
 	/* TCP adds the SMC option to SYNs only while this key is on */
 	static_branch_inc(&tcp_have_smc);
@@ -61,6 +67,8 @@ out_af:
 	smcr_af_exit();
 	smcr_lgr_terminate_all(NULL);
 	flush_workqueue(smcr_hs_wq);
+out_stats:
+	smcr_stats_exit();
 out_ib:
 	smcr_ib_exit();
 out_wq:
@@ -80,6 +88,7 @@ static void __exit smcr_exit(void)
 	/* no socket is left: only idle link groups */
 	smcr_lgr_terminate_all(NULL);
 	flush_workqueue(smcr_hs_wq);
+	smcr_stats_exit();
 	smcr_ib_exit();
 	destroy_workqueue(smcr_hs_wq);
 	proto_unregister(&smcr_proto);
