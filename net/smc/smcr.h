@@ -139,6 +139,8 @@ int smcr_clc_server(struct smcr_sock *smc);
 int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
 		      struct smcr_ib_port *port);
 void smcr_ib_put_port(struct smcr_ib_port *port);
+int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
+		 void *arg);
 void smcr_ib_system_id(u8 *id);
 int smcr_ib_init(void);
 void smcr_ib_exit(void);
@@ -163,6 +165,8 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 				 struct smcr_ib_port *port);
 void smcr_lgr_put(struct smcr_lgr *lgr);
 void smcr_lgr_set_peer(struct smcr_lgr *lgr, const struct smcr_clc_fce *fce);
+int smcr_lgr_walk(int skip, int (*fn)(const struct smcr_lgr *lgr, void *arg),
+		  void *arg);
 void smcr_lgr_terminate(struct smcr_lgr *lgr);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc);

@@ -153,6 +153,33 @@ void smcr_ib_put_port(struct smcr_ib_port *port)
 	port->dev = NULL;
 }
 
+/**
+ * smcr_ib_walk() - visit the RoCE devices, in the order they came
+ * @skip: how many to pass over first
+ * @fn: called for each device from the @skip-th on, until it returns
+ *	non-zero; the device stays while it runs
+ * @arg: passed to @fn
+ *
+ * Context: process; @fn runs under smcr_ib_lock and may sleep.
+ * Return: the position (from 0) of the device @fn stopped at, else the
+ * number of devices.
+ */
+int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
+		 void *arg)
+{
+	struct smcr_ibdev *dev;
+	int pos = 0;
+
+	mutex_lock(&smcr_ib_lock);
+	list_for_each_entry(dev, &smcr_ibdevs, list) {
+		if (pos >= skip && fn(dev, arg))
+			break;
+		pos++;
+	}
+	mutex_unlock(&smcr_ib_lock);
+	return pos;
+}
+
 static void smcr_ib_free_dev(struct smcr_ibdev *dev)
 {
 	if (dev->pd)

@@ -258,6 +258,41 @@ void smcr_lgr_set_peer(struct smcr_lgr *lgr, const struct smcr_clc_fce *fce)
 	spin_unlock_bh(&lgr->lock);
 }
 
+/**
+ * smcr_lgr_walk() - visit the listed groups, oldest first
+ * @skip: how many to pass over first
+ * @fn: called for each group from the @skip-th on, until it returns
+ *	non-zero; under the list's lock and the group's, BH disabled: it
+ *	must not sleep
+ * @arg: passed to @fn
+ *
+ * Context: process or softirq.
+ * Return: the position (from 0) of the group @fn stopped at, else the
+ * number of groups.
+ */
+int smcr_lgr_walk(int skip, int (*fn)(const struct smcr_lgr *lgr, void *arg),
+		  void *arg)
+{
+	struct smcr_lgr *lgr;
+	int pos = 0, stop;
+
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (pos < skip) {
+			pos++;
+			continue;
+		}
+		spin_lock(&lgr->lock);
+		stop = fn(lgr, arg);
+		spin_unlock(&lgr->lock);
+		if (stop)
+			break;
+		pos++;
+	}
+	spin_unlock_bh(&smcr_lgrs_lock);
+	return pos;
+}
+
 /* Tell every connection of a dead group that its peer is gone */
 static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
 {
