@@ -10,6 +10,9 @@ also writes every answer byte for byte (message flags, command, version,
 attributes in hex), so two modules can be compared with diff.
 
 The UEID table must be empty at the start; it is empty again at the end.
+Dumps whose contents depend on what the module did before (link groups,
+statistics) are checked for their form; the transcript holds only the
+attribute types and lengths of those that do not depend on traffic.
 
 With --hold-dump it only starts a dump of the system info and leaves it
 unfinished (a dump in progress pins the module), says "held" and waits
@@ -36,7 +39,21 @@ NLMSG_DONE = 3
 
 # uapi/linux/smc.h
 FAMILY = "SMC_GEN_NETLINK"
-GET_SYS_INFO, GET_LGR_SMCR = 1, 2
+GET_SYS_INFO, GET_LGR_SMCR, GET_LINK_SMCR = 1, 2, 3
+GET_LGR_SMCD, GET_DEV_SMCD, GET_DEV_SMCR = 4, 5, 6
+GET_STATS, GET_FBACK_STATS = 7, 8
+DUMP_HS_LIMITATION, ENABLE_HS_LIMITATION, DISABLE_HS_LIMITATION = 16, 17, 18
+GEN_LGR_SMCR, GEN_LINK_SMCR, GEN_DEV_SMCR = 2, 3, 6
+GEN_STATS, GEN_FBACK_STATS = 7, 8
+HS_LIMITATION_ENABLED = 1
+# the nests of each top-level nest, and theirs: (type: its nests)
+STATS_TECH = {t: {} for t in range(1, 7)}
+NESTS = {
+    GEN_LGR_SMCR: {7: {}, 8: {}},
+    GEN_DEV_SMCR: {8: {}, 9: {}},
+    GEN_STATS: {1: STATS_TECH, 2: STATS_TECH},
+    GEN_FBACK_STATS: {},
+}
 DUMP_UEID, ADD_UEID, REMOVE_UEID, FLUSH_UEID = 9, 10, 11, 12
 DUMP_SEID, ENABLE_SEID, DISABLE_SEID = 13, 14, 15
 GEN_SYS_INFO = 1
@@ -71,6 +88,18 @@ def attrs(buf):
         out.append((atype & 0x3fff, buf[4:n]))
         buf = buf[(n + 3) & ~3:]
     return out
+
+
+def shape(body, nests):
+    """The attribute types of BODY in order, with the length of values
+    and the shape of nests (NESTS says which are), as text."""
+    parts = []
+    for atype, data in attrs(body):
+        if atype in nests:
+            parts.append("%d{%s}" % (atype, shape(data, nests[atype])))
+        else:
+            parts.append("%d:%d" % (atype, len(data)))
+    return " ".join(parts)
 
 
 def eid(text, pad=b" ", nul=True):
@@ -289,6 +318,70 @@ def main():
     rc, got = ueids()
     tap(not rc and not got, "dump ueid after flush: no message")
     do("unknown command 200", 200, want=errno.EOPNOTSUPP)
+
+    # SMC-D: no ISM device, no message
+    for name, cmd in (("smcd link groups", GET_LGR_SMCD),
+                      ("smcd devices", GET_DEV_SMCD)):
+        rc, msgs = dump(name, cmd)
+        tap(not rc and not msgs, "%s: no message" % name,
+            "rc %d, %s" % (rc, describe(msgs)))
+
+    def form(name, cmd, want_nests, one=False, log_shape=False):
+        """Each message of a dump is command CMD with one nest of
+        WANT_NESTS; its shape goes to the transcript with log_shape."""
+        rc, msgs = g.request(fam, cmd, dump=True)
+        shapes = []
+        ok = not rc and (len(msgs) == 1 or not one)
+        for mflags, mcmd, _, body in msgs:
+            top = attrs(body)
+            ok &= mflags & 0x2 and len(top) == 1 and \
+                (mcmd, top[0][0]) in want_nests
+            shapes.append(shape(body, NESTS))
+        if log_shape:
+            log.append("%s: %s, %d messages" % (name, ename(rc), len(msgs)))
+            log.extend("  cmd=%d %s" % (m[1], sh) for m, sh in
+                       zip(msgs, shapes))
+        tap(ok, "%s: %s" % (name, "one message" if one else
+                            "messages of their own nest"),
+            "rc %d, %s" % (rc, shapes))
+        return msgs, shapes
+
+    form("smcr link groups", GET_LGR_SMCR, {(GET_LGR_SMCR, GEN_LGR_SMCR)})
+    form("smcr links", GET_LINK_SMCR, {(GET_LGR_SMCR, GEN_LGR_SMCR),
+                                       (GET_LINK_SMCR, GEN_LINK_SMCR)})
+    form("smcr devices", GET_DEV_SMCR, {(GET_DEV_SMCR, GEN_DEV_SMCR)},
+         log_shape=True)
+    _, shapes = form("stats", GET_STATS, {(GET_STATS, GEN_STATS)}, one=True,
+                     log_shape=True)
+    # each technology: buffer counts tx and rx, payload sizes tx and rx,
+    # buffer sizes tx and rx, then the values, all u64, in Linux's order
+    bufs = " ".join("%d:8" % t for t in (5, 1, 2, 3, 4, 6, 7))
+    sizes = " ".join("%d:8" % t for t in range(1, 10))
+    tech = "5{%s} 6{%s} 3{%s} 4{%s} 1{%s} 2{%s} %s" % (
+        bufs, bufs, sizes, sizes, sizes, sizes,
+        " ".join("%d:8" % t for t in (7, 8, 9, 10, 16, 17, 18, 19, 11, 13,
+                                      14, 12, 15)))
+    tap(shapes == ["7{1{%s} 2{%s} 3:8 4:8}" % (tech, tech)],
+        "stats: Linux's nests, order and sizes", repr(shapes))
+    msgs, shapes = form("fallback stats", GET_FBACK_STATS,
+                        {(GET_FBACK_STATS, GEN_FBACK_STATS)})
+    want = ["8{1:1 2:8 3:8 4:4 5:2}"] + ["8{1:1 4:4 5:2}"] * len(msgs)
+    tap(shapes == want[:len(shapes)],
+        "fallback stats: a reason each, the totals with the first",
+        repr(shapes))
+
+    # handshake limitation: a flag of the namespace, off at first
+    def hs_limitation():
+        rc, msgs = dump("dump hs limitation", DUMP_HS_LIMITATION)
+        return [(m[1], attrs(m[3])) for m in msgs] if not rc else rc
+
+    for what, flag, cmd in (("enable", b"\x01", ENABLE_HS_LIMITATION),
+                            ("disable", b"\x00", DISABLE_HS_LIMITATION)):
+        do(what + " hs limitation", cmd)
+        got = hs_limitation()
+        tap(got == [(DUMP_HS_LIMITATION, [(HS_LIMITATION_ENABLED, flag)])],
+            "dump hs limitation after %s: one message, flag %d" %
+            (what, flag[0]), repr(got))
 
     if a.transcript:
         with open(a.transcript, "w") as f:
