@@ -27,6 +27,12 @@
 #           nothing hangs
 #   version both sides with a user EID use SMC-Rv2, in a link group of its
 #           own; with the EIDs of one side removed, SMC-R v1 again
+#   netlink what SMC_GEN_NETLINK reports (tools/smcr) with an SMC-Rv2
+#           and an SMC-R v1 connection held open (b drops its EID between
+#           them): a link group each of our role, its version, EID and
+#           peer host; links with each other's GIDs and user ids; counters
+#           that grew by the two handshakes and their data; no fallback in
+#           the whole run
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
@@ -343,6 +349,97 @@ version() {
 	"$smcr" ueid flush
 }
 
+# nl_hold PORT: (a) an SMC connection to the echo server on PORT, under
+# smc_run: 64 KiB there and back, "up" in /tmp/nl-hold.PORT, then held
+# until /tmp/nl-release exists; waits for the "up"
+nl_hold() {
+	local i
+	"$SMCR_REPO/tools/smc_run/smc_run" python3 - "$SMCR_PEER_IP" "$1" \
+		>"/tmp/nl-hold.$1" 2>&1 <<-'EOF' &
+	import os, socket, sys, time
+	s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=30)
+	s.sendall(b"n" * 65536)
+	got = 0
+	while got < 65536:
+	    got += len(s.recv(65536))
+	print("up", flush=True)
+	end = time.time() + 240
+	while not os.path.exists("/tmp/nl-release") and time.time() < end:
+	    time.sleep(0.2)
+	EOF
+	NL_PIDS+=($!)
+	for ((i = 0; i < 150; i++)); do
+		grep -qs up "/tmp/nl-hold.$1" && break
+		sleep 0.2
+	done
+	tap_check "netlink: a connection to port $1 up (a)" grep -q up "/tmp/nl-hold.$1"
+}
+
+netlink() {
+	local smcr=$SMCR_REPO/build/tools/smcr show=$SMCR_REPO/tools/testing/selftests/net/smc/smcr_show.py
+	local out=$SMCR_OUT/nl-$SMCR_ROLE peer R ROLE O i
+	if [[ $SMCR_ROLE == b ]]; then
+		R=srv O=clnt ROLE=server peer=$SMCR_OUT/nl-a
+	else
+		R=clnt O=srv ROLE=client peer=$SMCR_OUT/nl-b
+	fi
+	rm -f /tmp/nl-release
+	NL_PIDS=()
+	uname -n | cut -c1-32 >"$out.host"
+	tap_check "netlink: smcr ueid add SMCR-V2-TEST ($SMCR_ROLE)" "$smcr" ueid add SMCR-V2-TEST
+	"$smcr" stats >"$out.stats0"
+	if [[ $SMCR_ROLE == b ]]; then
+		for i in 7597 7598; do
+			"$BIN/smc_peer" server --family smc --port $i --echo --count 1 &
+			NL_PIDS+=($!)
+			wait_listen $i
+		done
+	fi
+	barrier nl-listen 60
+	[[ $SMCR_ROLE == a ]] && nl_hold 7597
+	barrier nl-v2 60
+	# b without an EID: the second connection is SMC-R v1
+	[[ $SMCR_ROLE == b ]] && "$smcr" ueid flush
+	barrier nl-v1 60
+	[[ $SMCR_ROLE == a ]] && nl_hold 7598
+	barrier nl-up 60
+	"$smcr" stats >"$out.stats1"
+	"$smcr" linkgroup >"$out.lgr"
+	"$smcr" link >"$out.link"
+	sed 's/^/# /' "$out.lgr" "$out.link"
+	tap_check "netlink: stats: one v2 and one v1 handshake more, as $R ($SMCR_ROLE)" \
+		python3 "$show" delta "$out.stats0" "$out.stats1" "smcr.$R.v2_success=1" \
+		"smcr.$R.v1_success=1" "smcr.$O.v2_success=0" "smcr.$O.v1_success=0"
+	tap_check "netlink: stats: their data counted each way ($SMCR_ROLE)" \
+		python3 "$show" delta "$out.stats0" "$out.stats1" "smcr.tx.bytes>=131072" \
+		"smcr.rx.bytes>=131072" "smcr.tx.calls>=2" "smcr.rx.calls>=2"
+	tap_check "netlink: stats: the v2 handshakes of this and the version phase ($SMCR_ROLE)" \
+		python3 "$show" delta /dev/null "$out.stats1" "smcr.$R.v2_success=3"
+	for i in srv clnt; do
+		tap_check "netlink: stats: no $i fallback in the whole run ($SMCR_ROLE)" \
+			python3 "$show" fallbacks "$out.stats1" $i
+	done
+	tap_check "netlink: linkgroup: an SMC-Rv2 group, $ROLE, EID and peer host ($SMCR_ROLE)" \
+		python3 "$show" block "$out.lgr" "role=$ROLE" conns=1 version=2 \
+		eid=SMCR-V2-TEST "peer_host=$(cat "$peer.host")" peer_os=linux \
+		direct=1 type=single
+	barrier nl-dumped 60
+	tap_check "netlink: linkgroup: an SMC-R v1 group, $ROLE, without v2 values ($SMCR_ROLE)" \
+		python3 "$show" block "$out.lgr" "role=$ROLE" conns=1 type=single \
+		'!version' '!eid' '!peer_host' '!direct'
+	tap_check "netlink: link: each busy link's other end is the peer's ($SMCR_ROLE)" \
+		python3 "$show" match "$out.lgr" "$out.link" "$peer.lgr" "$peer.link" \
+		--busy --min 2 --host "$(cat "$out.host")" --peer-host "$(cat "$peer.host")"
+	barrier nl-checked 60
+	touch /tmp/nl-release
+	for i in "${NL_PIDS[@]}"; do
+		timeout 60 tail --pid="$i" -f /dev/null || kill "$i"
+		wait "$i" || tap_fail "netlink: a connection's process failed ($SMCR_ROLE)"
+	done
+	cat /tmp/nl-hold.* 2>/dev/null | grep -v '^up$' | sed 's/^/# /'
+	"$smcr" ueid flush
+}
+
 finish() {
 	barrier finish 120
 	# closed connections wait for their peer; give them a moment
@@ -365,5 +462,6 @@ oob
 abort
 gone
 version
+netlink
 finish
 exit 0
