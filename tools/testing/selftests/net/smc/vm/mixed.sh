@@ -9,7 +9,11 @@
 # SMC-R over rxe only as SMC-Rv2, so every phase is SMC-Rv2, and each runs
 # twice: once with our module serving, once with Linux's.
 #   bulk     64 MiB each way, SHA-256 compared; TCP carried only the
-#            handshake, RoCE the data; first contact, SMC-Rv2 on our side
+#            handshake, RoCE the data; first contact, SMC-Rv2 on our side;
+#            smcr linkgroup and link of both sides right after: our group
+#            is SMC-Rv2, and ours and Linux's report the same keys, roles
+#            opposite, one version and EID, each other's GIDs, link user
+#            ids and host names
 #   reuse    five more connections: subsequent contact joins the group
 #   close    half-close and close in both orders (smc_close.py under
 #            smc_run on both sides)
@@ -18,8 +22,9 @@
 #   noueid   one side without a user EID: fallback to TCP with Linux's
 #            reason code, all bytes delivered
 #   nodev    one side without an RDMA device: the same
-#   finish   Linux's statistics show SMC-Rv2 handshakes and no fallback
-#            beyond the ones the decline phases caused; rmmod is clean
+#   finish   both sides' smcr stats: SMC-Rv2 handshakes in each role at
+#            least as many as the phases made, and exactly the fallback
+#            reasons the decline phases caused; rmmod is clean
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
 source "$SMCR_REPO/scripts/vm/guest-lib.sh"
@@ -27,6 +32,7 @@ source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko
 SMCR=$SMCR_REPO/build/tools/smcr
+SHOW=$SMCR_REPO/tools/testing/selftests/net/smc/smcr_show.py
 RUN=$SMCR_REPO/tools/smc_run/smc_run
 PY=$SMCR_REPO/tools/testing/selftests/net/smc
 TRACE=/sys/kernel/tracing
@@ -120,11 +126,34 @@ bulk() {
 	else
 		tap_fail "bulk, $tag: RoCE carried the data, TCP the handshake ($WHO)"
 	fi
+	nl_compare "$1"
 	[[ $WHO == ours ]] || return 0
 	tap_check "bulk, $tag: one SMC-Rv2 connection, no fallback" \
 		test $(($(v2_conns) - v0)) -eq 1 -a $(($(fallbacks) - fb0)) -eq 0
 	tap_check "bulk, $tag: it was the link group's first contact" \
 		test $(($(first_contacts) - f0)) -eq 1
+}
+
+# nl_compare SRV: right after bulk, both sides' smcr linkgroup and link
+# (our idle group stays 10 s), compared on our side
+nl_compare() {
+	local tag out=$SMCR_OUT/mixed-bulk-$1 role
+	tag=$(serving "$1")
+	"$SMCR" linkgroup >"$out-$WHO.lgr"
+	"$SMCR" link >"$out-$WHO.link"
+	uname -n | cut -c1-32 >"$out-$WHO.host"
+	barrier "nl-$1" 60
+	[[ $WHO == ours ]] || return 0
+	sed 's/^/# ours: /' "$out-ours.lgr" "$out-ours.link"
+	sed 's/^/# linux: /' "$out-linux.lgr" "$out-linux.link"
+	if [[ $1 == a ]]; then role=server; else role=client; fi
+	tap_check "bulk, $tag: smcr linkgroup: an SMC-Rv2 group, $role, with the EID" \
+		python3 "$SHOW" block "$out-ours.lgr" "role=$role" version=2 "eid=$EID" \
+		peer_os=linux type=single
+	tap_check "bulk, $tag: smcr linkgroup and link of ours and Linux's agree" \
+		python3 "$SHOW" match "$out-ours.lgr" "$out-ours.link" "$out-linux.lgr" \
+		"$out-linux.link" --newest --host "$(cat "$out-ours.host")" \
+		--peer-host "$(cat "$out-linux.host")"
 }
 
 # reuse SRV: five connections right after bulk: they join its group
@@ -248,11 +277,37 @@ nodev() {
 	declined a 7663 0x03030000 nodev-linux
 }
 
+# Fallback reasons the decline phases cause, by side and role: the
+# decliner's own code, and 0x05000000 (the peer declined) on the other
+# side, as Linux counts them
+declare -A FBACK=(
+	[ours.srv]="0x03030000=1 0x05000000=2 0x03030002=1"
+	[ours.clnt]="0x05000000=3 0x03030000=1"
+	[linux.srv]="0x03030000=2 0x05000000=1 0x03030002=1"
+	[linux.clnt]="0x05000000=2 0x03030000=2"
+)
+# SMC-Rv2 connections each phase pair makes, in each role: bulk 1, reuse
+# 5, close 4, the one after the abort (the aborted one may count too)
+V2_CONNS=11
+
+# check_stats: this side's smcr stats against what the phases did
+check_stats() {
+	local stats=/tmp/mixed.stats r
+	"$SMCR" stats >$stats 2>&1
+	sed "s/^/# $WHO stats: /" $stats
+	for r in srv clnt; do
+		tap_check "smcr stats: smcr.$r.v2_success >= $V2_CONNS ($WHO)" \
+			python3 "$SHOW" delta /dev/null $stats "smcr.$r.v2_success>=$V2_CONNS"
+		# shellcheck disable=SC2086 # one argument a reason
+		tap_check "smcr stats: $r fallbacks exactly the declines' (${FBACK[$WHO.$r]}) ($WHO)" \
+			python3 "$SHOW" fallbacks $stats $r ${FBACK[$WHO.$r]}
+	done
+}
+
 finish() {
 	barrier finish 120
-	if [[ $WHO == linux ]]; then
-		"$SMCR" stats 2>&1 | sed 's/^/# linux stats: /'
-	else
+	check_stats
+	if [[ $WHO == ours ]]; then
 		sleep 2
 		tap_check "rmmod smcr" rmmod smcr
 	fi
