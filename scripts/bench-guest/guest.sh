@@ -1,15 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark, inside each guest: the same iperf3 runs over plain TCP and over
-# our SMC-R (under smc_run), then perftest's ib_write_bw measures the raw
-# RDMA write bandwidth of the same rxe link. Guest b serves, guest a
-# measures and prints one line per transport.
+# Benchmark, inside each guest: the same iperf3 runs over plain TCP, over
+# our SMC-R v1 and v2 (under smc_run), then over Linux's smc.ko (SMC-Rv2,
+# ours unloaded), and perftest's ib_write_bw measures the raw RDMA write
+# bandwidth of the same rxe link. Guest b serves, guest a measures and
+# prints one line per transport.
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
 source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 
 RUN=$SMCR_REPO/tools/smc_run/smc_run
+SMCR=$SMCR_REPO/build/tools/smcr
 SECS=${SMCR_BENCH_SECS:-5}
 
 insmod "$SMCR_REPO/net/smc/smcr.ko" || { tap_fail "insmod smcr.ko"; exit 0; }
@@ -18,15 +20,43 @@ iperf_mbps() { # iperf3 -J output on stdin: receiver's Mbit/s
 	python3 -c 'import json,sys; print("%.1f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))'
 }
 
+# iperf_srv PORT NAME: serve one iperf3 run, under smc_run unless NAME is tcp
+iperf_srv() {
+	local run=("$RUN")
+	[[ $2 == tcp ]] && run=()
+	"${run[@]}" iperf3 -s -1 -p "$1" >/dev/null 2>&1 &
+	wait_listen "$1"
+	barrier "$2" 60
+	wait
+}
+
+# iperf_cli PORT NAME: Mbit/s of one iperf3 run
+iperf_cli() {
+	local run=("$RUN")
+	[[ $2 == tcp ]] && run=()
+	barrier "$2" 60
+	timeout 60 "${run[@]}" iperf3 -c "$SMCR_PEER_IP" -p "$1" -t "$SECS" -J |
+		iperf_mbps
+}
+
+# linux_smc: our module out, Linux's in, configured for SMC-Rv2
+linux_smc() {
+	"$SMCR" ueid flush
+	# closed connections may still wait for their peer's close
+	for _ in $(seq 30); do rmmod smcr 2>/dev/null && break; sleep 1; done
+	modprobe smc
+	"$SMCR" ueid add SMCR-BENCH
+	"$SMCR" pnet add BENCH eth eth0
+	"$SMCR" pnet add BENCH ib rxe0 1
+}
+
 if [[ $SMCR_ROLE == b ]]; then
-	iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-	wait_listen 5201
-	barrier tcp 60
-	wait
-	"$RUN" iperf3 -s -1 -p 5202 >/dev/null 2>&1 &
-	wait_listen 5202
-	barrier smcr 60
-	wait
+	iperf_srv 5201 tcp
+	iperf_srv 5202 smcr-v1
+	"$SMCR" ueid add SMCR-BENCH
+	iperf_srv 5203 smcr-v2
+	linux_smc
+	iperf_srv 5204 linux
 	gid=$(rxe_gid_index rxe0 "$SMCR_SELF_IP")
 	timeout 60 ib_write_bw -d rxe0 -x "$gid" -D "$SECS" >/dev/null 2>&1 &
 	sleep 1
@@ -36,25 +66,30 @@ if [[ $SMCR_ROLE == b ]]; then
 	exit 0
 fi
 
-barrier tcp 60
-tcp=$(timeout 60 iperf3 -c "$SMCR_PEER_IP" -p 5201 -t "$SECS" -J | iperf_mbps)
-barrier smcr 60
-smcr=$(timeout 60 "$RUN" iperf3 -c "$SMCR_PEER_IP" -p 5202 -t "$SECS" -J | iperf_mbps)
+tcp=$(iperf_cli 5201 tcp)
+smcr1=$(iperf_cli 5202 smcr-v1)
+"$SMCR" ueid add SMCR-BENCH
+smcr2=$(iperf_cli 5203 smcr-v2)
+linux_smc
+linux=$(iperf_cli 5204 linux)
 barrier verbs 60
 sleep 2
 gid=$(rxe_gid_index rxe0 "$SMCR_SELF_IP")
 verbs=$(timeout 60 ib_write_bw -d rxe0 -x "$gid" -D "$SECS" "$SMCR_PEER_IP" 2>/dev/null |
 	awk '/^ *65536 / { print $4 * 8 * 1.048576 }')
 barrier finished 120
-echo "# bench: iperf3 over TCP            ${tcp:-?} Mbit/s"
-echo "# bench: iperf3 over our SMC-R      ${smcr:-?} Mbit/s"
-echo "# bench: ib_write_bw (raw verbs)    ${verbs:-?} Mbit/s"
-echo "# bench: Linux's smc.ko over rxe needs SMC-Rv2 and a patched rxe (issue 4): not measured"
-python3 - "$tcp" "$smcr" "$verbs" <<'PY'
+echo "# bench: iperf3 over TCP                  ${tcp:-?} Mbit/s"
+echo "# bench: iperf3 over our SMC-R v1         ${smcr1:-?} Mbit/s"
+echo "# bench: iperf3 over our SMC-R v2         ${smcr2:-?} Mbit/s"
+echo "# bench: iperf3 over Linux's smc.ko (v2)  ${linux:-?} Mbit/s"
+echo "# bench: ib_write_bw (raw verbs)          ${verbs:-?} Mbit/s"
+python3 - "$tcp" "$smcr1" "$smcr2" "$linux" "$verbs" <<'PY'
 import sys
 try:
-    tcp, smcr, verbs = (float(x) for x in sys.argv[1:4])
-    print("# bench: SMC-R / TCP %.2f   SMC-R / raw verbs %.2f" % (smcr / tcp, smcr / verbs))
-except ValueError:
+    tcp, v1, v2, linux, verbs = (float(x) for x in sys.argv[1:6])
+    print("# bench: ours v2 / TCP %.2f   ours v2 / Linux's %.2f   ours v2 / raw verbs %.2f"
+          % (v2 / tcp, v2 / linux, v2 / verbs))
+    print("# bench: ours v1 / TCP %.2f   Linux's / TCP %.2f" % (v1 / tcp, linux / tcp))
+except (ValueError, ZeroDivisionError):
     print("# bench: a measurement failed, no ratios")
 PY
