@@ -15,7 +15,8 @@
 #           declines SMC-R). smcss -a -R -D, text and -j, its default
 #           and -l views are checked field by field against what the
 #           test knows and against the other end; also as an
-#           unprivileged user, and what it says with no module loaded
+#           unprivileged user, and what it says with no module loaded;
+#           then smcss dumps in a loop while 30 connections come and go
 #   linux   Linux's smc.ko and smc_diag.ko in both guests, the same
 #           sockets (SMC-Rv2 only: IPv6 and the decline are left out):
 #           our smcss reads them just as well, and the raw sock_diag
@@ -140,6 +141,42 @@ check() {
 	printf '%s\n' "$("$SMCSS" -a -R -D 2>&1)" | sed 's/^/# /'
 }
 
+# churn: 30 SMC-R connections opened, used and closed one after the other
+# while smcss dumps every socket with all it can report, again and again:
+# every dump ends well and the kernel has nothing to say
+churn() {
+	local bin=$SMCR_REPO/build/selftests/smc_peer loop fails
+	(
+		n=0 bad=0
+		while [[ ! -e /tmp/diag.churn.stop ]]; do
+			"$SMCSS" -a -R -D -j >/dev/null 2>&1 || bad=$((bad + 1))
+			n=$((n + 1))
+		done
+		echo "$n $bad" >/tmp/diag.churn.result
+	) &
+	loop=$!
+	if [[ $SMCR_ROLE == b ]]; then
+		"$bin" server --family smc --port 7620 --bytes 256K --count 30 \
+			--timeout 150 &
+		wait_listen 7620
+		barrier churn 60
+		wait $! || tap_fail "churn: smc_peer server exit status (b)"
+	else
+		barrier churn 60
+		"$bin" client --family smc --host "$SMCR_PEER_IP" --port 7620 \
+			--bytes 256K --count 30 --timeout 150 ||
+			tap_fail "churn: smc_peer client exit status (a)"
+	fi
+	touch /tmp/diag.churn.stop
+	wait "$loop"
+	read -r loops fails </tmp/diag.churn.result
+	if ((loops > 0 && fails == 0)); then
+		tap_ok "churn: $loops dumps while connections came and went, all well ($SMCR_ROLE)"
+	else
+		tap_fail "churn: $loops dumps while connections came and went, $fails failed ($SMCR_ROLE)"
+	fi
+}
+
 # end: close the scenario's sockets
 end() {
 	barrier "$1-checked" 90
@@ -155,6 +192,7 @@ ours() {
 	scenario ours
 	check ours
 	end ours
+	churn
 	"$SMCR" ueid flush
 	barrier ours-closed 60
 	# closing connections and idle link groups let go within seconds
