@@ -43,6 +43,7 @@ selftests:
 tools:
 	$(MAKE) -C tools/smc_run
 	$(MAKE) -C tools/smcr
+	$(MAKE) -C tools/smcss
 
 test:
 	scripts/run-tests

@@ -40,7 +40,8 @@ enum smcr_state {
  * @clcsock: the internal TCP socket. It carries the CLC handshake and, after
  *	fallback, all data. Set once at creation (or when a child is split
  *	off a listener) and released only by smcr_release() or the child
- *	destructor, so holding a reference on @sk keeps it valid.
+ *	destructor, so holding a reference on @sk keeps it valid; they
+ *	release it only after smcr_diag_unlist(), for sock_diag dumps.
  * @clcsk_data_ready: @clcsock's callbacks as TCP set them, restored on detach
  * @clcsk_write_space: see @clcsk_data_ready
  * @clcsk_state_change: see @clcsk_data_ready
@@ -67,6 +68,9 @@ enum smcr_state {
  * @close_work: frees a closed SMC-R connection once its peer closed too
  * @close_pending: @close_work holds a reference and waits
  * @abort_work: answers the peer's abort with ours (RFC 7609 §4.8.2)
+ * @close_passive: the peer had ended its side when we shut down writing
+ * @diag_node: link in the socket list of sock_diag (smcr_diag.c, whose
+ *	smcr_diag_lock protects it)
  *
  * Fields without a lock named above are changed only under lock_sock(@sk).
  */
@@ -98,6 +102,9 @@ struct smcr_sock {
 	struct delayed_work	close_work;
 	bool			close_pending;
 	struct work_struct	abort_work;
+	bool			close_passive;
+
+	struct hlist_node	diag_node;	/* see above */
 };
 
 static inline struct smcr_sock *smcr_sk(const struct sock *sk)
@@ -208,5 +215,11 @@ void smcr_conn_wake(struct smcr_sock *smc);
 int smcr_close_shutdown(struct smcr_sock *smc, int how);
 void smcr_close_release(struct smcr_sock *smc);
 void smcr_close_peer_abort(struct smcr_sock *smc);
+
+/* smcr_diag.c: sock_diag for AF_SMC */
+void smcr_diag_list(struct smcr_sock *smc);
+void smcr_diag_unlist(struct smcr_sock *smc);
+int smcr_diag_init(void);
+void smcr_diag_exit(void);
 
 #endif /* SMCR_H */

@@ -35,6 +35,7 @@ static bool smcr_connecting(const struct smcr_sock *smc)
 /* Every sock is counted from allocation to free: /proc/net/protocols */
 static void smcr_destruct(struct sock *sk)
 {
+	smcr_diag_unlist(smcr_sk(sk));
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 }
 
@@ -70,6 +71,7 @@ struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
 	spin_lock_init(&smc->conn.lock);
 	smcr_close_init(smc);
 	sock_prot_inuse_add(net, &smcr_proto, 1);
+	smcr_diag_list(smc);
 	return sk;
 }
 
@@ -101,6 +103,7 @@ static int smcr_release(struct socket *sock)
 		smcr_close_release(smc);
 	sk->sk_state = SMCR_CLOSED;
 	sk->sk_shutdown = SHUTDOWN_MASK;
+	smcr_diag_unlist(smc);
 	smcr_clcsock_release(smc);
 	sock_orphan(sk);
 	sock->sk = NULL;

@@ -142,6 +142,8 @@ int smcr_close_shutdown(struct smcr_sock *smc, int how)
 		sk->sk_shutdown |= SEND_SHUTDOWN;
 		if (!conn->done_writing && !conn->peer_abort &&
 		    !conn->aborted) {
+			smc->close_passive = READ_ONCE(conn->peer_done_writing) ||
+					     READ_ONCE(conn->peer_closed);
 			conn->done_writing = true;
 			rc = smcr_cdc_send(smc);
 		}

@@ -405,7 +405,9 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	}
 	lgr->conns_num++;
 	conn->token = token;
+	spin_lock(&conn->lock);
 	conn->lgr = lgr;
+	spin_unlock(&conn->lock);
 	spin_unlock_bh(&lgr->lock);
 	smcr_lgr_cancel_free(lgr, false);
 	return 0;
@@ -431,7 +433,9 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 	smcr_buf_free(smc);
 	if (idle)
 		smcr_lgr_schedule_free(lgr, SMCR_LGR_IDLE);
+	spin_lock_bh(&smc->conn.lock);
 	smc->conn.lgr = NULL;
+	spin_unlock_bh(&smc->conn.lock);
 	smcr_lgr_put(lgr);
 }
 

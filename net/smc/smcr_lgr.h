@@ -256,7 +256,8 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
 
 /**
  * struct smcr_conn - the SMC-R state of a connection (§4)
- * @lgr: link group, referenced while set
+ * @lgr: link group, referenced while set; changed under @lock as well,
+ *	so that sock_diag can read the group without the socket lock
  * @token: our alert token: the peer's CDC messages name us by it
  * @rmb: our RMB element, the peer writes into it
  * @sndbuf: where sendmsg stages data before the RDMA write

@@ -60,6 +60,7 @@ static void smcr_child_destroy(struct smcr_sock *child)
 	if (sk->sk_state == SMCR_ACTIVE && !child->use_fallback)
 		smcr_close_release(child);
 	sk->sk_state = SMCR_CLOSED;
+	smcr_diag_unlist(child);
 	smcr_clcsock_release(child);
 	sock_orphan(sk);
 	release_sock(sk);

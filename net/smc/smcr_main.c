@@ -49,9 +49,13 @@ static int __init smcr_init(void)
 	if (rc)
 		goto out_ib;
 
-	rc = smcr_af_init();
+	rc = smcr_diag_init();
 	if (rc)
 		goto out_stats;
+
+	rc = smcr_af_init();
+	if (rc)
+		goto out_diag;
 
 	/* TCP adds the SMC option to SYNs only while this key is on */
 	static_branch_inc(&tcp_have_smc);
@@ -67,6 +71,8 @@ out_af:
 	smcr_af_exit();
 	smcr_lgr_terminate_all(NULL);
 	flush_workqueue(smcr_hs_wq);
+out_diag:
+	smcr_diag_exit();
 out_stats:
 	smcr_stats_exit();
 out_ib:
@@ -85,6 +91,7 @@ static void __exit smcr_exit(void)
 	smcr_ueid_flush();
 	static_branch_dec(&tcp_have_smc);
 	smcr_af_exit();
+	smcr_diag_exit();
 	/* no socket is left: only idle link groups */
 	smcr_lgr_terminate_all(NULL);
 	flush_workqueue(smcr_hs_wq);
