@@ -371,6 +371,7 @@ void smcr_link_fail(struct smcr_link *link)
 {
 	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
 		return;
+	trace_smcr_lgr(link->lgr, "link down");
 	/* a group already on its way out needs no failing */
 	if (!kref_get_unless_zero(&link->lgr->kref))
 		return;
