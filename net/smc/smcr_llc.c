@@ -52,6 +52,12 @@ static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 		smcr_wr_tx_put(link, idx);
 		return rc;
 	}
+	if (trace_smcr_llc_enabled()) {
+		struct smcr_llc_hdr hdr;
+
+		if (!smcr_llc_hdr_decode(buf, SMCR_WR_SIZE, &hdr))
+			trace_smcr_llc(link, true, hdr.type, hdr.resp);
+	}
 	return smcr_wr_tx_send(link, idx, NULL);
 }
 
@@ -120,6 +126,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 
 	if (smcr_llc_hdr_decode(msg, SMCR_WR_SIZE, &hdr))
 		return;		/* A.3: unknown messages are dropped */
+	trace_smcr_llc(link, false, hdr.type, hdr.resp);
 	key = hdr.type | (hdr.resp ? SMCR_LLC_EXPECT_RESP : 0);
 	if (READ_ONCE(link->llc_expect) == key) {
 		memcpy(link->llc_resp, msg, SMCR_WR_SIZE);
