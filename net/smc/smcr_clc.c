@@ -30,6 +30,7 @@
 
 #include "smcr.h"
 #include "smcr_stats.h"
+#include "smcr_sysctl.h"
 #include "smcr_trace.h"
 #include "smcr_ueid.h"
 #include "smcr_wire_llc.h"
@@ -468,6 +469,7 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 			goto out;
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
+		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, acc->eid, SMCR_CLC_EID_LEN);
 		if (acc->has_fce)
 			smcr_lgr_set_peer(lgr, &acc->fce);
@@ -728,6 +730,7 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 			goto out;
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
+		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, lcl->eid, SMCR_CLC_EID_LEN);
 		memcpy(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);
 		memcpy(lgr->link.peer_mac, peer->mac, ETH_ALEN);

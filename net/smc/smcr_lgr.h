@@ -217,6 +217,8 @@ struct smcr_buf {
  * @conns_num: connections in @conns (at most SMCR_LGR_CONNS_MAX)
  * @next_token: next alert token to hand out
  * @terminating: the group is going away; no new connections
+ * @testlink_time: jiffies between TEST LINK probes of its link, <= 0 for
+ *	none: net.smc.smcr_testlink_time of the first connection's namespace
  * @free_work: frees an idle group, or ends a terminated one
  */
 struct smcr_lgr {
@@ -237,6 +239,7 @@ struct smcr_lgr {
 	int			conns_num;
 	u32			next_token;
 	bool			terminating;
+	int			testlink_time;
 	struct delayed_work	free_work;
 };
 

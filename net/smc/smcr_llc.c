@@ -314,10 +314,13 @@ void smcr_llc_delete_link(struct smcr_link *link)
 			   SMCR_LLC_WAIT);
 }
 
-/* Seconds between TEST LINK probes of an active link, 0 for none */
-static unsigned int testlink_time = 30;
-module_param(testlink_time, uint, 0644);
-MODULE_PARM_DESC(testlink_time, "Seconds between TEST LINK keepalives (0: off)");
+/* Seconds between TEST LINK probes of every active link, 0 for none, if
+ * not negative; by default net.smc.smcr_testlink_time decides
+ */
+static int testlink_time = -1;
+module_param(testlink_time, int, 0644);
+MODULE_PARM_DESC(testlink_time,
+		 "Seconds between TEST LINK keepalives (0: off; -1: net.smc.smcr_testlink_time)");
 
 /**
  * smcr_llc_testlink_start() - (re)arm the keepalive of an active link
@@ -325,10 +328,11 @@ MODULE_PARM_DESC(testlink_time, "Seconds between TEST LINK keepalives (0: off)")
  */
 void smcr_llc_testlink_start(struct smcr_link *link)
 {
-	unsigned int secs = READ_ONCE(testlink_time);
+	int secs = READ_ONCE(testlink_time);
+	long delay = secs >= 0 ? (long)secs * HZ : link->lgr->testlink_time;
 
-	if (secs && READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
-		mod_delayed_work(smcr_hs_wq, &link->testlink_work, secs * HZ);
+	if (delay > 0 && READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
+		mod_delayed_work(smcr_hs_wq, &link->testlink_work, delay);
 }
 
 /**
