@@ -242,9 +242,11 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	struct smcr_clc_proposal *p = &lcl->prop;
+	u8 pnetid[SMCR_PNETID_LEN];
 	struct net_device *ndev;
 	struct in6_addr own;
 	u32 reason = 0;
+	bool pnet;
 	int rc;
 
 	memset(lcl, 0, sizeof(*lcl));
@@ -265,8 +267,12 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	if (rc)
 		reason = SMCR_CLC_DECL_CNFERR;
 
-	/* the GID of the connection's own address, as SMC-Rv2 has it */
-	if (!smcr_ib_find_port(ndev, own.s6_addr, &lcl->port)) {
+	/* the GID of the connection's own address, as SMC-Rv2 has it; a
+	 * PNET ID of the device admits only RoCE ports of that network
+	 */
+	pnet = smcr_pnet_of_ndev(ndev, pnetid);
+	if (!smcr_ib_find_port(ndev, own.s6_addr, pnet ? pnetid : NULL,
+			       &lcl->port)) {
 		memcpy(p->gid, lcl->port.gid, sizeof(p->gid));
 		memcpy(p->mac, lcl->port.mac, sizeof(p->mac));
 	} else {

@@ -15,6 +15,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "smcr_pnet.h"
 #include "smcr_wire_cdc.h"
 #include "smcr_wire_clc.h"
 #include "smcr_wire_llc.h"
@@ -37,12 +38,15 @@
  * @ibdev: the device, valid until our remove callback returns
  * @pd: protection domain of every link and buffer on it
  * @links: number of links using the device (smcr_ib_lock)
+ * @pnetid: PNET IDs of ports 1 and 2 the PNET table gave (NUL padded,
+ *	empty for none; smcr_ib_lock)
  */
 struct smcr_ibdev {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
 	int			links;
+	u8			pnetid[SMCR_PNET_PORTS][SMCR_PNETID_LEN];
 };
 
 /**
@@ -54,6 +58,7 @@ struct smcr_ibdev {
  * @mac: the MAC of the port's network device
  * @ifindex: that network device's interface index
  * @mtu: the port's active MTU (enum ib_mtu)
+ * @pnetid: the port's PNET ID when it was found (NUL padded, or empty)
  */
 struct smcr_ib_port {
 	struct smcr_ibdev	*dev;
@@ -63,6 +68,7 @@ struct smcr_ib_port {
 	u8			mac[ETH_ALEN];
 	int			ifindex;
 	enum ib_mtu		mtu;
+	u8			pnetid[SMCR_PNETID_LEN];
 };
 
 struct smcr_lgr;
