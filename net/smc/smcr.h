@@ -144,7 +144,7 @@ int smcr_clc_server(struct smcr_sock *smc);
 
 /* smcr_ib.c: RDMA devices usable for SMC-R */
 int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
-		      struct smcr_ib_port *port);
+		      const u8 *pnetid, struct smcr_ib_port *port);
 void smcr_ib_put_port(struct smcr_ib_port *port);
 int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
 		 void *arg);

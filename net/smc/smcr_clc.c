@@ -30,6 +30,7 @@
 
 #include "smcr.h"
 #include "smcr_stats.h"
+#include "smcr_sysctl.h"
 #include "smcr_trace.h"
 #include "smcr_ueid.h"
 #include "smcr_wire_llc.h"
@@ -241,9 +242,11 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	struct smcr_clc_proposal *p = &lcl->prop;
+	u8 pnetid[SMCR_PNETID_LEN];
 	struct net_device *ndev;
 	struct in6_addr own;
 	u32 reason = 0;
+	bool pnet;
 	int rc;
 
 	memset(lcl, 0, sizeof(*lcl));
@@ -264,8 +267,12 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	if (rc)
 		reason = SMCR_CLC_DECL_CNFERR;
 
-	/* the GID of the connection's own address, as SMC-Rv2 has it */
-	if (!smcr_ib_find_port(ndev, own.s6_addr, &lcl->port)) {
+	/* the GID of the connection's own address, as SMC-Rv2 has it; a
+	 * PNET ID of the device admits only RoCE ports of that network
+	 */
+	pnet = smcr_pnet_of_ndev(ndev, pnetid);
+	if (!smcr_ib_find_port(ndev, own.s6_addr, pnet ? pnetid : NULL,
+			       &lcl->port)) {
 		memcpy(p->gid, lcl->port.gid, sizeof(p->gid));
 		memcpy(p->mac, lcl->port.mac, sizeof(p->mac));
 	} else {
@@ -468,6 +475,7 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 			goto out;
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
+		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, acc->eid, SMCR_CLC_EID_LEN);
 		if (acc->has_fce)
 			smcr_lgr_set_peer(lgr, &acc->fce);
@@ -728,6 +736,7 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 			goto out;
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
+		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, lcl->eid, SMCR_CLC_EID_LEN);
 		memcpy(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);
 		memcpy(lgr->link.peer_mac, peer->mac, ETH_ALEN);

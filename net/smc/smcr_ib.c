@@ -5,10 +5,13 @@
  * An ib_client keeps the list of RoCE devices. For a TCP connection the
  * handshake looks up the port whose GID table has an entry on the
  * connection's network device: that port's GID and MAC go into the CLC
- * messages (RFC 7609 §3.5.1, A.2.2).
+ * messages (RFC 7609 §3.5.1, A.2.2). When the PNET table gives the network
+ * device a PNET ID, only ports with the same PNET ID qualify, and their
+ * GIDs on other network devices too (smcr_pnet.c).
  */
 
 #include <linux/etherdevice.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -17,8 +20,8 @@
 
 #include "smcr.h"
 
-/* smcr_ib_lock protects smcr_ibdevs, each device's link count and the MAC
- * part of smcr_system_id
+/* smcr_ib_lock protects smcr_ibdevs, each device's link count and PNET
+ * IDs, and the MAC part of smcr_system_id. smcr_pnet_lock nests outside.
  */
 static DEFINE_MUTEX(smcr_ib_lock);
 static LIST_HEAD(smcr_ibdevs);
@@ -43,31 +46,36 @@ void smcr_ib_system_id(u8 *id)
 	mutex_unlock(&smcr_ib_lock);
 }
 
-/* How well @attr serves a connection on @ndev: 0 not at all; the GID of
- * the connection's own address best, a RoCE v1 GID next, any other last
+/* The rank of the GID of the connection's own address on its device */
+#define SMCR_IB_RANK_BEST	6
+
+/* How well @attr, a GID of the network device @gndev, serves a connection
+ * on @ndev: 0 not at all. On @ndev, the GID of the connection's own
+ * address is best, a RoCE v1 GID next, any other last. With @any_ndev (a
+ * PNET ID chose the port) the GIDs of other devices serve after those.
  */
 static int smcr_ib_gid_rank(const struct ib_gid_attr *attr,
-			    struct net_device *ndev, const u8 *prefer_gid)
+			    const struct net_device *gndev,
+			    const struct net_device *ndev,
+			    const u8 *prefer_gid, bool any_ndev)
 {
-	struct net_device *gndev;
-	bool on_ndev;
+	int rank;
 
-	rcu_read_lock();
-	gndev = rdma_read_gid_attr_ndev_rcu(attr);
-	on_ndev = !IS_ERR(gndev) && gndev == ndev;
-	rcu_read_unlock();
-	if (!on_ndev)
+	if (gndev != ndev && !any_ndev)
 		return 0;
 	if (prefer_gid && !memcmp(attr->gid.raw, prefer_gid, SMCR_CLC_GID_LEN))
-		return 3;
-	return attr->gid_type == IB_GID_TYPE_ROCE ? 2 : 1;
+		rank = 3;
+	else
+		rank = attr->gid_type == IB_GID_TYPE_ROCE ? 2 : 1;
+	return gndev == ndev ? rank + SMCR_IB_RANK_BEST - 3 : rank;
 }
 
 static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
 			       struct net_device *ndev, const u8 *prefer_gid,
-			       struct smcr_ib_port *port)
+			       bool any_ndev, struct smcr_ib_port *port)
 {
 	const struct ib_gid_attr *attr;
+	struct net_device *gndev;
 	struct ib_port_attr pattr;
 	int best = 0, rank, i;
 
@@ -75,25 +83,40 @@ static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
 	    pattr.state != IB_PORT_ACTIVE)
 		return -ENODEV;
 
-	for (i = 0; i < pattr.gid_tbl_len && best < 3; i++) {
+	for (i = 0; i < pattr.gid_tbl_len && best < SMCR_IB_RANK_BEST; i++) {
 		attr = rdma_get_gid_attr(ibdev, portnum, i);
 		if (IS_ERR(attr))
 			continue;
-		rank = smcr_ib_gid_rank(attr, ndev, prefer_gid);
+		rcu_read_lock();
+		gndev = rdma_read_gid_attr_ndev_rcu(attr);
+		rank = IS_ERR(gndev) ? 0 :
+		       smcr_ib_gid_rank(attr, gndev, ndev, prefer_gid,
+					any_ndev);
 		if (rank > best) {
 			best = rank;
 			memcpy(port->gid, attr->gid.raw, sizeof(port->gid));
 			port->sgid_index = i;
+			/* the MAC the peer addresses the GID by */
+			ether_addr_copy(port->mac, gndev->dev_addr);
+			port->ifindex = gndev->ifindex;
 		}
+		rcu_read_unlock();
 		rdma_put_gid_attr(attr);
 	}
 	if (!best)
 		return -ENODEV;
-	ether_addr_copy(port->mac, ndev->dev_addr);
-	port->ifindex = ndev->ifindex;
 	port->port = portnum;
 	port->mtu = pattr.active_mtu;
 	return 0;
+}
+
+/* Whether port @p of @dev is on the network @pnetid */
+static bool smcr_ib_port_in(const struct smcr_ibdev *dev, u32 p,
+			    const u8 *pnetid)
+{
+	lockdep_assert_held(&smcr_ib_lock);
+	return p <= SMCR_PNET_PORTS && dev->pnetid[p - 1][0] &&
+	       smcr_pnet_match(dev->pnetid[p - 1], pnetid);
 }
 
 /**
@@ -101,14 +124,16 @@ static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
  * @ndev: network device of a TCP connection's route
  * @prefer_gid: GID to pick when the port has it (the connection's own
  *	address), or NULL
- * @port: filled with the device, port, GID and MAC; holds a reference on
- *	the device until smcr_ib_put_port()
+ * @pnetid: the PNET ID the PNET table gives @ndev, or NULL if none: then
+ *	only ports with this PNET ID qualify, with a GID on any device
+ * @port: filled with the device, port, GID, MAC and PNET ID; holds a
+ *	reference on the device until smcr_ib_put_port()
  *
  * Context: process.
- * Return: 0, or -ENODEV when no active RoCE port has a GID on @ndev.
+ * Return: 0, or -ENODEV when no active RoCE port qualifies.
  */
 int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
-		      struct smcr_ib_port *port)
+		      const u8 *pnetid, struct smcr_ib_port *port)
 {
 	struct smcr_ibdev *dev;
 	int rc = -ENODEV;
@@ -117,10 +142,11 @@ int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
 	mutex_lock(&smcr_ib_lock);
 	list_for_each_entry(dev, &smcr_ibdevs, list) {
 		rdma_for_each_port(dev->ibdev, p) {
-			if (!rdma_protocol_roce(dev->ibdev, p))
+			if (!rdma_protocol_roce(dev->ibdev, p) ||
+			    (pnetid && !smcr_ib_port_in(dev, p, pnetid)))
 				continue;
 			rc = smcr_ib_port_lookup(dev->ibdev, p, ndev,
-						 prefer_gid, port);
+						 prefer_gid, !!pnetid, port);
 			if (!rc)
 				goto found;
 		}
@@ -128,6 +154,9 @@ int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
 	goto out;
 found:
 	port->dev = dev;
+	memset(port->pnetid, 0, sizeof(port->pnetid));
+	if (p <= SMCR_PNET_PORTS)
+		memcpy(port->pnetid, dev->pnetid[p - 1], SMCR_PNETID_LEN);
 	dev->links++;
 	if (!smcr_system_id_mac) {
 		memcpy(&smcr_system_id[2], port->mac, ETH_ALEN);
@@ -180,6 +209,95 @@ int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
 	return pos;
 }
 
+/* Give port @port of @dev the PNET ID @pnetid unless it has one */
+static int smcr_ib_pnet_apply(struct smcr_ibdev *dev, u32 port,
+			      const u8 *pnetid)
+{
+	u8 *cur = dev->pnetid[port - 1];
+
+	lockdep_assert_held(&smcr_ib_lock);
+	if (cur[0])
+		return -EEXIST;
+	memcpy(cur, pnetid, SMCR_PNETID_LEN);
+	return 0;
+}
+
+/**
+ * smcr_ib_pnet_set() - give a port of a RoCE device a PNET ID
+ * @name: the device's name, or that of its parent device (a PCI function)
+ * @port: 1 to SMCR_PNET_PORTS, whether the device has that port or not
+ * @pnetid: SMCR_PNETID_LEN bytes
+ *
+ * Context: process, under smcr_pnet_lock.
+ * Return: 0; -EEXIST if the port has a PNET ID already, -ENODEV if no
+ * device has that name.
+ */
+int smcr_ib_pnet_set(const char *name, u32 port, const u8 *pnetid)
+{
+	struct smcr_ibdev *dev;
+	struct device *parent;
+	int rc = -ENODEV;
+
+	mutex_lock(&smcr_ib_lock);
+	list_for_each_entry(dev, &smcr_ibdevs, list) {
+		parent = dev->ibdev->dev.parent;
+		if (strcmp(dev_name(&dev->ibdev->dev), name) &&
+		    (!parent ||
+		     strncmp(dev_name(parent), name, IB_DEVICE_NAME_MAX - 1)))
+			continue;
+		rc = smcr_ib_pnet_apply(dev, port, pnetid);
+		break;
+	}
+	mutex_unlock(&smcr_ib_lock);
+	return rc;
+}
+
+/**
+ * smcr_ib_pnet_set_dev() - give a port of a listed RoCE device a PNET ID
+ * @dev: the device
+ * @port: 1 to SMCR_PNET_PORTS
+ * @pnetid: SMCR_PNETID_LEN bytes
+ *
+ * Context: process, under smcr_pnet_lock.
+ * Return: 0, or -EEXIST if the port has a PNET ID already.
+ */
+int smcr_ib_pnet_set_dev(struct smcr_ibdev *dev, u32 port, const u8 *pnetid)
+{
+	int rc;
+
+	mutex_lock(&smcr_ib_lock);
+	rc = smcr_ib_pnet_apply(dev, port, pnetid);
+	mutex_unlock(&smcr_ib_lock);
+	return rc;
+}
+
+/**
+ * smcr_ib_pnet_clear() - take a PNET ID off the RoCE ports having it
+ * @pnetid: the PNET ID, compared by smcr_pnet_match(); NULL for all
+ *
+ * Context: process, under smcr_pnet_lock.
+ * Return: true if a port had it.
+ */
+bool smcr_ib_pnet_clear(const u8 *pnetid)
+{
+	struct smcr_ibdev *dev;
+	bool found = false;
+	int i;
+
+	mutex_lock(&smcr_ib_lock);
+	list_for_each_entry(dev, &smcr_ibdevs, list) {
+		for (i = 0; i < SMCR_PNET_PORTS; i++) {
+			if (!dev->pnetid[i][0] ||
+			    (pnetid && !smcr_pnet_match(dev->pnetid[i], pnetid)))
+				continue;
+			memset(dev->pnetid[i], 0, SMCR_PNETID_LEN);
+			found = true;
+		}
+	}
+	mutex_unlock(&smcr_ib_lock);
+	return found;
+}
+
 static void smcr_ib_free_dev(struct smcr_ibdev *dev)
 {
 	if (dev->pd)
@@ -211,6 +329,7 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	list_add_tail(&dev->list, &smcr_ibdevs);
 	mutex_unlock(&smcr_ib_lock);
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
+	smcr_pnet_ib_added(dev);
 	return 0;
 err:
 	smcr_ib_free_dev(dev);

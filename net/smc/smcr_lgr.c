@@ -20,6 +20,7 @@
 
 #include "smcr.h"
 #include "smcr_stats.h"
+#include "smcr_sysctl.h"
 #include "smcr_trace.h"
 
 /* smcr_lgrs_lock protects smcr_lgrs, oldest group first. It nests
@@ -40,21 +41,24 @@ static atomic_t smcr_lgr_last_id = ATOMIC_INIT(0);
 DEFINE_MUTEX(smcr_lgr_server_lock);	/* serializes server handshakes */
 DEFINE_MUTEX(smcr_lgr_client_lock);	/* serializes client handshakes */
 
-/* Default RMB element and send buffer size (§4.2 leaves it open) */
-static unsigned int buf_size = 65536;
+/* RMB element and send buffer size of every namespace, if not 0 (§4.2
+ * leaves it open); by default net.smc.rmem and net.smc.wmem decide
+ */
+static unsigned int buf_size;
 module_param(buf_size, uint, 0644);
 MODULE_PARM_DESC(buf_size,
-		 "RMB and send buffer bytes without SO_RCVBUF/SO_SNDBUF (16K..512K)");
+		 "RMB and send buffer bytes without SO_RCVBUF/SO_SNDBUF (16K..512K; 0: net.smc.rmem, wmem)");
 
 #define SMCR_BUF_MAX	(SMCR_CLC_RMBE_MIN_SIZE << SMCR_CLC_RMBE_CODE_MAX)
 
 /* A buffer size the CLC messages can name (A.2.3: 16 KiB << code, up to
  * 512 KiB): what the application asked for with @lock set, half of @val
- * as the socket core doubled it, else the module default.
+ * as the socket core doubled it, else the default of the namespace.
  */
 static u32 smcr_buf_size(struct sock *sk, int val, int lock)
 {
-	u32 size = READ_ONCE(buf_size);
+	u32 size = READ_ONCE(buf_size) ?:
+		   smcr_sysctl_buf_size(sock_net(sk), lock == SOCK_RCVBUF_LOCK);
 
 	if (sk->sk_userlocks & lock)
 		size = val / 2;

@@ -15,6 +15,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+#include "smcr_pnet.h"
 #include "smcr_wire_cdc.h"
 #include "smcr_wire_clc.h"
 #include "smcr_wire_llc.h"
@@ -37,12 +38,15 @@
  * @ibdev: the device, valid until our remove callback returns
  * @pd: protection domain of every link and buffer on it
  * @links: number of links using the device (smcr_ib_lock)
+ * @pnetid: PNET IDs of ports 1 and 2 the PNET table gave (NUL padded,
+ *	empty for none; smcr_ib_lock)
  */
 struct smcr_ibdev {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
 	int			links;
+	u8			pnetid[SMCR_PNET_PORTS][SMCR_PNETID_LEN];
 };
 
 /**
@@ -54,6 +58,7 @@ struct smcr_ibdev {
  * @mac: the MAC of the port's network device
  * @ifindex: that network device's interface index
  * @mtu: the port's active MTU (enum ib_mtu)
+ * @pnetid: the port's PNET ID when it was found (NUL padded, or empty)
  */
 struct smcr_ib_port {
 	struct smcr_ibdev	*dev;
@@ -63,6 +68,7 @@ struct smcr_ib_port {
 	u8			mac[ETH_ALEN];
 	int			ifindex;
 	enum ib_mtu		mtu;
+	u8			pnetid[SMCR_PNETID_LEN];
 };
 
 struct smcr_lgr;
@@ -217,6 +223,8 @@ struct smcr_buf {
  * @conns_num: connections in @conns (at most SMCR_LGR_CONNS_MAX)
  * @next_token: next alert token to hand out
  * @terminating: the group is going away; no new connections
+ * @testlink_time: jiffies between TEST LINK probes of its link, <= 0 for
+ *	none: net.smc.smcr_testlink_time of the first connection's namespace
  * @free_work: frees an idle group, or ends a terminated one
  */
 struct smcr_lgr {
@@ -237,6 +245,7 @@ struct smcr_lgr {
 	int			conns_num;
 	u32			next_token;
 	bool			terminating;
+	int			testlink_time;
 	struct delayed_work	free_work;
 };
 

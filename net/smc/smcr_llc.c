@@ -52,6 +52,12 @@ static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 		smcr_wr_tx_put(link, idx);
 		return rc;
 	}
+	if (trace_smcr_llc_enabled()) {
+		struct smcr_llc_hdr hdr;
+
+		if (!smcr_llc_hdr_decode(buf, SMCR_WR_SIZE, &hdr))
+			trace_smcr_llc(link, true, hdr.type, hdr.resp);
+	}
 	return smcr_wr_tx_send(link, idx, NULL);
 }
 
@@ -120,6 +126,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 
 	if (smcr_llc_hdr_decode(msg, SMCR_WR_SIZE, &hdr))
 		return;		/* A.3: unknown messages are dropped */
+	trace_smcr_llc(link, false, hdr.type, hdr.resp);
 	key = hdr.type | (hdr.resp ? SMCR_LLC_EXPECT_RESP : 0);
 	if (READ_ONCE(link->llc_expect) == key) {
 		memcpy(link->llc_resp, msg, SMCR_WR_SIZE);
@@ -307,10 +314,13 @@ void smcr_llc_delete_link(struct smcr_link *link)
 			   SMCR_LLC_WAIT);
 }
 
-/* Seconds between TEST LINK probes of an active link, 0 for none */
-static unsigned int testlink_time = 30;
-module_param(testlink_time, uint, 0644);
-MODULE_PARM_DESC(testlink_time, "Seconds between TEST LINK keepalives (0: off)");
+/* Seconds between TEST LINK probes of every active link, 0 for none, if
+ * not negative; by default net.smc.smcr_testlink_time decides
+ */
+static int testlink_time = -1;
+module_param(testlink_time, int, 0644);
+MODULE_PARM_DESC(testlink_time,
+		 "Seconds between TEST LINK keepalives (0: off; -1: net.smc.smcr_testlink_time)");
 
 /**
  * smcr_llc_testlink_start() - (re)arm the keepalive of an active link
@@ -318,10 +328,11 @@ MODULE_PARM_DESC(testlink_time, "Seconds between TEST LINK keepalives (0: off)")
  */
 void smcr_llc_testlink_start(struct smcr_link *link)
 {
-	unsigned int secs = READ_ONCE(testlink_time);
+	int secs = READ_ONCE(testlink_time);
+	long delay = secs >= 0 ? (long)secs * HZ : link->lgr->testlink_time;
 
-	if (secs && READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
-		mod_delayed_work(smcr_hs_wq, &link->testlink_work, secs * HZ);
+	if (delay > 0 && READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
+		mod_delayed_work(smcr_hs_wq, &link->testlink_work, delay);
 }
 
 /**

@@ -13,7 +13,9 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_pnet.h"
 #include "smcr_stats.h"
+#include "smcr_sysctl.h"
 #include "smcr_ueid.h"
 
 struct proto smcr_proto = {
@@ -64,8 +66,19 @@ static int __init smcr_init(void)
 	rc = smcr_netlink_init();
 	if (rc)
 		goto out_af;
+	rc = smcr_pnet_init();
+	if (rc)
+		goto out_netlink;
+	/* sockets of the moment before have the defaults (smcr_sysctl.c) */
+	rc = smcr_sysctl_init();
+	if (rc)
+		goto out_pnet;
 	return 0;
 
+out_pnet:
+	smcr_pnet_exit();
+out_netlink:
+	smcr_netlink_exit();
 out_af:
 	static_branch_dec(&tcp_have_smc);
 	smcr_af_exit();
@@ -87,6 +100,8 @@ out_proto:
 static void __exit smcr_exit(void)
 {
 	/* first: no configuration request runs past this point */
+	smcr_sysctl_exit();
+	smcr_pnet_exit();
 	smcr_netlink_exit();
 	smcr_ueid_flush();
 	static_branch_dec(&tcp_have_smc);

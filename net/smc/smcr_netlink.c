@@ -18,8 +18,8 @@
  * Where Linux's answer depends on a device driver, ours says what the
  * device is: a RoCE port's network device (SMC_NLA_LINK_NET_DEV,
  * SMC_NLA_DEV_PORT_NETDEV) is its ifindex even where Linux 6.1 reports 0
- * (rxe, whose driver does not name it to Linux's module). There is no
- * PNET table: PNET IDs are empty, as Linux's are without one.
+ * (rxe, whose driver does not name it to Linux's module). PNET IDs are
+ * those the PNET table gave the RoCE ports (smcr_pnet.c).
  */
 
 #include <linux/minmax.h>
@@ -308,7 +308,7 @@ static const struct smcr_nl_table smcr_nl_lgr_r_v2_table =
  * @buf_type: SMCR_NL_BUF_PHYS
  * @vlan: 0: no VLAN
  * @net_cookie: cookie of the RoCE device's namespace
- * @pnetid: none
+ * @pnetid: its port's PNET ID when it was created
  * @is_v2: an SMC-Rv2 group: @v2 and @direct are put
  * @v2: the SMC-Rv2 values
  * @direct: the peer is reached without a gateway (SMC_NLA_LGR_R_V2)
@@ -410,6 +410,7 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 		     SMCR_NL_LGR_SINGLE : SMCR_NL_LGR_NONE;
 	info->buf_type = SMCR_NL_BUF_PHYS;
 	info->net_cookie = read_pnet(&ibdev->coredev.rdma_net)->net_cookie;
+	smcr_nl_str(info->pnetid, lgr->link.port.pnetid, SMCR_NL_PNETID_LEN);
 	if (lgr->version != SMCR_CLC_V2)
 		return;
 	info->is_v2 = true;
@@ -529,8 +530,8 @@ static int smcr_nl_dump_none(struct sk_buff *skb, struct netlink_callback *cb)
 /**
  * struct smcr_nl_port - what SMC_NLA_DEV_PORT says of a RoCE port
  * @present: the device has the port
- * @pnet_usr: the PNET ID came from the user (never: no PNET table)
- * @pnetid: none
+ * @pnet_usr: the PNET ID came from the user (the PNET table)
+ * @pnetid: its PNET ID, if any
  * @ifindex: the port's network device
  * @valid: 1
  * @active: the port is active
@@ -676,6 +677,8 @@ static int smcr_nl_dev_one(struct smcr_ibdev *dev, void *arg)
 			continue;
 		port = &d->dev.port[p - 1];
 		port->present = true;
+		smcr_nl_str(port->pnetid, dev->pnetid[p - 1], SMCR_NL_PNETID_LEN);
+		port->pnet_usr = !!port->pnetid[0];
 		port->valid = 1;
 		port->active = !ib_query_port(ibdev, p, &pattr) &&
 			       pattr.state == IB_PORT_ACTIVE;

@@ -173,6 +173,23 @@ TRACE_EVENT(smcr_lgr,
 		      __entry->what)
 );
 
+TRACE_EVENT(smcr_llc,
+	    TP_PROTO(const struct smcr_link *link, bool sent, u8 type,
+		     bool resp),
+	    TP_ARGS(link, sent, type, resp),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(bool, sent)
+			     __field(u8, type)
+			     __field(bool, resp)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->sent = sent;
+			   __entry->type = type;
+			   __entry->resp = resp;),
+	    TP_printk("lgr=%p %s type=%u %s", __entry->lgr,
+		      __entry->sent ? "sent" : "received", __entry->type,
+		      __entry->resp ? "response" : "request")
+);
+
 #endif /* SMCR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -102,7 +102,7 @@ int run(const struct request *req)
 	msg = nlmsg_alloc();
 	if (!msg ||
 	    !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, id, 0,
-			 req->show ? NLM_F_DUMP : NLM_F_ACK, req->cmd,
+			 req->show && !req->doit ? NLM_F_DUMP : NLM_F_ACK, req->cmd,
 			 req->version)) {
 		err = ENOMEM;
 		goto report;

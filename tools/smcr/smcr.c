@@ -8,9 +8,11 @@
  * Errors name the request and the kernel's errno; exit status 1.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/smc.h>
 #include <netlink/genl/genl.h>
@@ -27,6 +29,7 @@ static const char usage[] =
 "       smcr pnet add PNETID eth NETDEV\n"
 "       smcr pnet add PNETID ib IBDEV PORT\n"
 "       smcr pnet del PNETID | pnet flush\n"
+"       smcr pnet show [PNETID]        the PNET table (of this namespace)\n"
 "       smcr stats [-j]                counters and fallback reasons\n"
 "       smcr linkgroup|lgr [-j]        SMC-R link groups\n"
 "       smcr link [-j]                 SMC-R links\n"
@@ -60,7 +63,11 @@ static const char usage[] =
 "linkgroup keys: id role type conns, version release peer_os peer_host\n"
 "  eid direct (SMC-Rv2 groups only), pnetid vlan buf_type net_cookie\n"
 "link keys: lgr (the id of its group) id state conns ib_dev ib_port\n"
-"  ifindex gid peer_gid uid peer_uid\n";
+"  ifindex gid peer_gid uid peer_uid\n"
+"\n"
+"pnet show prints an entry a line, as pnet add takes it: \"PNETID eth\n"
+"NETDEV\" or \"PNETID ib IBDEV PORT\"; with PNETID only the entries the\n"
+"kernel matches to it (as given: the table holds PNET IDs upper case).\n";
 
 static void help(void)
 {
@@ -98,6 +105,17 @@ static int fill_ueid(struct nl_msg *msg, char **argv)
 	return nla_put(msg, SMC_NLA_EID_TABLE_ENTRY, sizeof(eid), eid);
 }
 
+/* What an errno means for a request on the PNET table */
+static const struct errno_text pnet_errors[] = {
+	{ EINVAL, "EINVAL",
+	  "invalid request (PNET ID: 1 to 16 letters or digits; IB port: 1 or 2)" },
+	{ EEXIST, "EEXIST",
+	  "the device is in the PNET table already, or the RoCE port has a PNET ID" },
+	{ ENOENT, "ENOENT", "no such PNET ID in the table" },
+	{ ERANGE, "ERANGE", "a name is too long" },
+	{ 0, NULL, NULL }
+};
+
 static int fill_pnet_name(struct nl_msg *msg, char **argv)
 {
 	return nla_put_string(msg, SMC_PNETID_NAME, argv[0]);
@@ -106,14 +124,55 @@ static int fill_pnet_name(struct nl_msg *msg, char **argv)
 static int fill_pnet_add(struct nl_msg *msg, char **argv)
 {
 	int rc = nla_put_string(msg, SMC_PNETID_NAME, argv[0]);
+	unsigned long port;
+	char *end;
 
 	if (rc)
 		return rc;
 	if (!strcmp(argv[1], "eth"))
 		return nla_put_string(msg, SMC_PNETID_ETHNAME, argv[2]);
+	port = strtoul(argv[3], &end, 10);
+	if (!*argv[3] || *end || port > UINT8_MAX)
+		return -EINVAL;
 	rc = nla_put_string(msg, SMC_PNETID_IBNAME, argv[2]);
-	return rc ? rc : nla_put_u8(msg, SMC_PNETID_IBPORT,
-				    (uint8_t)atoi(argv[3]));
+	return rc ? rc : nla_put_u8(msg, SMC_PNETID_IBPORT, port);
+}
+
+/* A device may be named before it exists; say so, it is often a typo */
+static void pnet_note(char **argv)
+{
+	char path[300];
+	bool there;
+
+	if (!strcmp(argv[1], "eth")) {
+		there = if_nametoindex(argv[2]);
+	} else {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s", argv[2]);
+		there = !access(path, F_OK);
+	}
+	if (!there)
+		fprintf(stderr,
+			"%s: note: no %s device %s here (yet): the entry waits for it\n",
+			prog, argv[1], argv[2]);
+}
+
+static int show_pnet(const struct request *req, struct nlattr **attrs)
+{
+	struct nlattr *eth = attrs[SMC_PNETID_ETHNAME];
+	struct nlattr *ib = attrs[SMC_PNETID_IBNAME];
+	struct nlattr *port = attrs[SMC_PNETID_IBPORT];
+	static const char none[] = "n/a";	/* the other kind's name */
+
+	(void)req;
+	if (!attrs[SMC_PNETID_NAME])
+		return 0;
+	if (eth && strcmp(nla_data(eth), none))
+		printf("%s eth %s\n", (char *)nla_data(attrs[SMC_PNETID_NAME]),
+		       (char *)nla_data(eth));
+	if (ib && strcmp(nla_data(ib), none))
+		printf("%s ib %s %u\n", (char *)nla_data(attrs[SMC_PNETID_NAME]),
+		       (char *)nla_data(ib), port ? nla_get_u8(port) : 0);
+	return 0;
 }
 
 /* A fixed-size string attribute, trailing blanks dropped */
@@ -245,6 +304,7 @@ static int pnet_request(int argc, char **argv)
 	};
 
 	req.what = "pnet";
+	req.errors = pnet_errors;
 	if (argc == 3 && !strcmp(argv[2], "flush")) {
 		req.what = "pnet flush";
 		req.cmd = SMC_PNETID_FLUSH;
@@ -260,10 +320,23 @@ static int pnet_request(int argc, char **argv)
 		req.cmd = SMC_PNETID_ADD;
 		req.fill = fill_pnet_add;
 		req.arg = argv + 3;
+	} else if ((argc == 3 || argc == 4) && !strcmp(argv[2], "show")) {
+		req.what = "pnet show";
+		req.cmd = SMC_PNETID_GET;
+		req.show = show_pnet;
+		req.maxattr = SMC_PNETID_MAX;
+		/* with a PNET ID: the kernel's lookup, not a dump */
+		req.fill = argc == 4 ? fill_pnet_name : NULL;
+		req.arg = argv + 3;
+		req.doit = argc == 4;
 	} else {
 		help();
 	}
-	return !!run(&req);
+	if (run(&req))
+		return 1;
+	if (req.cmd == SMC_PNETID_ADD)
+		pnet_note(argv + 3);
+	return 0;
 }
 
 /* The commands that only show, and take -j */

@@ -26,7 +26,8 @@ struct errno_text {
 
 /* One request: what it is called in messages, where it goes, what it
  * puts in (fill, with arg), what its errnos mean beyond the common ones
- * and, for a dump, what prints each reply (show, with priv).
+ * and, for a dump, what prints each reply (show, with priv). A request
+ * with show and doit is no dump but gets replies all the same.
  */
 struct request {
 	const char *what;
@@ -39,6 +40,7 @@ struct request {
 	int (*show)(const struct request *req, struct nlattr **attrs);
 	int maxattr;
 	void *priv;
+	bool doit;
 };
 
 int run(const struct request *req);

@@ -110,19 +110,20 @@ def eid(text, pad=b" ", nul=True):
 
 
 class Genl:
-    """A generic netlink socket talking to one family."""
+    """A generic netlink socket talking to one family (by default
+    SMC_GEN_NETLINK)."""
 
-    def __init__(self):
+    def __init__(self, name=FAMILY):
         self.sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                 NETLINK_GENERIC)
         self.sk.bind((0, 0))
         self.seq = 0
         rc, msgs = self.request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
                                 attr(CTRL_ATTR_FAMILY_NAME,
-                                     FAMILY.encode() + b"\0"), dump=False,
+                                     name.encode() + b"\0"), dump=False,
                                 version=1)
         if rc:
-            raise OSError(rc, "no generic netlink family " + FAMILY)
+            raise OSError(rc, "no generic netlink family " + name)
         self.family = None
         for _, _, _, body in msgs:
             for atype, data in attrs(body):

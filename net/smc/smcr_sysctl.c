@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: the net.smc.* sysctls of each network namespace.
+ *
+ * Names, types, ranges and defaults are those of Linux 6.1, so what tunes
+ * Linux's smc.ko tunes this module alike. What each one does here:
+ *
+ *   wmem, rmem          the send buffer and RMB size of a new connection
+ *                       whose socket has no SO_SNDBUF, SO_RCVBUF (see
+ *                       smcr_lgr.c: rounded up to a power of two, at most
+ *                       512 KiB, the largest an SMC-R v1 CLC message names)
+ *   smcr_testlink_time  seconds between TEST LINK probes of the link of a
+ *                       link group created from then on; 0: none
+ *   autocorking_size    kept and read back only: we do not cork
+ *   smcr_buf_type       kept and read back only: our buffers are always
+ *                       physically contiguous (type 0)
+ *
+ * A new namespace starts with the defaults, not with its creator's values.
+ * The sysctl core writes each value whole; readers use READ_ONCE().
+ */
+
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "smcr_sysctl.h"
+
+/**
+ * struct smcr_sysctl_net - the values of one namespace
+ * @hdr: its sysctl table, registered under net/smc
+ * @autocorking_size: net.smc.autocorking_size, bytes
+ * @smcr_buf_type: net.smc.smcr_buf_type: 0 physical, 1 virtual, 2 mixed
+ * @smcr_testlink_time: net.smc.smcr_testlink_time, kept in jiffies
+ * @wmem: net.smc.wmem, bytes
+ * @rmem: net.smc.rmem, bytes
+ */
+struct smcr_sysctl_net {
+	struct ctl_table_header	*hdr;
+	unsigned int		autocorking_size;
+	unsigned int		smcr_buf_type;
+	int			smcr_testlink_time;
+	int			wmem;
+	int			rmem;
+};
+
+/* Linux's defaults */
+static const struct smcr_sysctl_net smcr_sysctl_defaults = {
+	.autocorking_size	= 64 * 1024,
+	.smcr_buf_type		= 0,
+	.smcr_testlink_time	= 30 * HZ,
+	.wmem			= 64 * 1024,
+	.rmem			= 64 * 1024,
+};
+
+/* Linux's range of wmem and rmem: from the smallest RMB up */
+static int smcr_sysctl_mem_min = 16 * 1024;
+static int smcr_sysctl_mem_max = INT_MAX / 2;
+
+static unsigned int smcr_sysctl_net_id __read_mostly;
+
+/* Every namespace has its values from here on: set once
+ * register_pernet_subsys() returned, cleared before it is undone
+ */
+static bool smcr_sysctl_up;
+
+/* An entry of the template: .data is the offset of the value in struct
+ * smcr_sysctl_net, which a namespace's copy turns into its address.
+ * Every value is an int or an unsigned int.
+ */
+#define SMCR_SYSCTL(n, f, h, lo, hi) {					\
+	.procname = (n), .mode = 0644, .proc_handler = (h),		\
+	.data = (void *)offsetof(struct smcr_sysctl_net, f),		\
+	.maxlen = sizeof(int), .extra1 = (lo), .extra2 = (hi) }
+
+static struct ctl_table smcr_sysctl_template[] = {
+	SMCR_SYSCTL("autocorking_size", autocorking_size, proc_douintvec,
+		    NULL, NULL),
+	SMCR_SYSCTL("smcr_buf_type", smcr_buf_type, proc_douintvec_minmax,
+		    SYSCTL_ZERO, SYSCTL_TWO),
+	SMCR_SYSCTL("smcr_testlink_time", smcr_testlink_time,
+		    proc_dointvec_jiffies, NULL, NULL),
+	SMCR_SYSCTL("wmem", wmem, proc_dointvec_minmax,
+		    &smcr_sysctl_mem_min, &smcr_sysctl_mem_max),
+	SMCR_SYSCTL("rmem", rmem, proc_dointvec_minmax,
+		    &smcr_sysctl_mem_min, &smcr_sysctl_mem_max),
+	{ }	/* kernels before 6.11 look for the end */
+};
+
+#define SMCR_SYSCTL_N	(ARRAY_SIZE(smcr_sysctl_template) - 1)
+
+static const struct smcr_sysctl_net *smcr_sysctl_of(const struct net *net)
+{
+	/* a socket may be created between the registration of AF_SMC and
+	 * ours (smcr_main.c): it gets the defaults
+	 */
+	if (!smp_load_acquire(&smcr_sysctl_up))
+		return &smcr_sysctl_defaults;
+	return net_generic(net, smcr_sysctl_net_id);
+}
+
+/**
+ * smcr_sysctl_buf_size() - net.smc.rmem or net.smc.wmem of a namespace
+ * @net: the namespace
+ * @rmb: the RMB's size (rmem), else the send buffer's (wmem)
+ *
+ * Return: bytes, at least 16 KiB.
+ */
+int smcr_sysctl_buf_size(const struct net *net, bool rmb)
+{
+	const struct smcr_sysctl_net *sn = smcr_sysctl_of(net);
+
+	return rmb ? READ_ONCE(sn->rmem) : READ_ONCE(sn->wmem);
+}
+
+/**
+ * smcr_sysctl_testlink_time() - net.smc.smcr_testlink_time of a namespace
+ * @net: the namespace
+ *
+ * Return: jiffies between TEST LINK probes; 0 or less for none.
+ */
+int smcr_sysctl_testlink_time(const struct net *net)
+{
+	return READ_ONCE(smcr_sysctl_of(net)->smcr_testlink_time);
+}
+
+static int __net_init smcr_sysctl_net_init(struct net *net)
+{
+	struct smcr_sysctl_net *sn = net_generic(net, smcr_sysctl_net_id);
+	struct ctl_table *t;
+	int i;
+
+	*sn = smcr_sysctl_defaults;
+	t = kmemdup(smcr_sysctl_template, sizeof(smcr_sysctl_template),
+		    GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < SMCR_SYSCTL_N; i++)
+		t[i].data = (u8 *)sn + (uintptr_t)t[i].data;
+#ifdef SMCR_HAVE_REGISTER_NET_SYSCTL_SZ
+	sn->hdr = register_net_sysctl_sz(net, "net/smc", t, SMCR_SYSCTL_N);
+#else
+	sn->hdr = register_net_sysctl(net, "net/smc", t);
+#endif
+	if (!sn->hdr) {
+		kfree(t);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __net_exit smcr_sysctl_net_exit(struct net *net)
+{
+	struct smcr_sysctl_net *sn = net_generic(net, smcr_sysctl_net_id);
+	const struct ctl_table *t = sn->hdr->ctl_table_arg;
+
+	unregister_net_sysctl_table(sn->hdr);
+	kfree(t);
+}
+
+static struct pernet_operations smcr_sysctl_net_ops = {
+	.init	= smcr_sysctl_net_init,
+	.exit	= smcr_sysctl_net_exit,
+	.id	= &smcr_sysctl_net_id,
+	.size	= sizeof(struct smcr_sysctl_net),
+};
+
+/**
+ * smcr_sysctl_init() - give every namespace its net.smc.* sysctls
+ *
+ * Fails while another module (Linux's smc.ko) has them.
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_sysctl_init(void)
+{
+	int rc = register_pernet_subsys(&smcr_sysctl_net_ops);
+
+	if (rc)
+		return rc;
+	/* pairs with smcr_sysctl_of(): the values are there once it is set */
+	smp_store_release(&smcr_sysctl_up, true);
+	return 0;
+}
+
+/**
+ * smcr_sysctl_exit() - remove the net.smc.* sysctls
+ */
+void smcr_sysctl_exit(void)
+{
+	WRITE_ONCE(smcr_sysctl_up, false);
+	unregister_pernet_subsys(&smcr_sysctl_net_ops);
+}

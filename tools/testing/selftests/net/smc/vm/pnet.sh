@@ -1,0 +1,407 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # functions run through tap_check
+# guests: a b
+# timeout: 600
+#
+# Group "pnet": the PNET table (family SMC_PNETID) and the net.smc.*
+# sysctls of our module, then the same requests to Linux's smc.ko.
+#   table     (both) smcr pnet add, show, del, flush: output and errors;
+#             smc_pnet.py's raw requests, malformed ones too, in the
+#             initial namespace and in another one, with the PNET IDs that
+#             SMC_GEN_NETLINK reports for rxe0's ports; a namespace that
+#             goes with entries, a device that comes and goes under one
+#   sysctl    (both) smc_pnet.py --sysctl: defaults, ranges; another
+#             namespace keeps its own values
+#   select    a connects to b (smc_peer, every byte checked):
+#               match   both map eth0 and rxe0 port 1 to one PNET ID:
+#                       SMC-R, and smcr linkgroup shows the PNET ID
+#               other   an entry for another device only: SMC-R as
+#                       without a table
+#               client  a maps eth0 to a PNET ID no RoCE port has: a
+#                       declines, SMC_CLC_DECL_NOSMCDEV (Linux's code on a
+#                       client), b falls back on a peer's decline
+#               server  the same on b, both sides with a user EID: b
+#                       declines with SMC_CLC_DECL_NOSMCRDEV
+#   bufs      net.smc.wmem on a, net.smc.rmem on b decide the send buffer
+#             and RMB of the next connection, on both ends (tracepoint)
+#   testlink  net.smc.smcr_testlink_time 1 on both: TEST LINK every second
+#             on an idle link; 0: none
+#   linux     (a) rmmod smcr, modprobe smc: the smcr pnet commands, the raw
+#             requests of both namespaces and the sysctls get the same
+#             answers, byte for byte, from Linux's module as from ours
+#   finish    rmmod with entries in the table; no kernel warning
+set -uo pipefail
+# shellcheck source=scripts/vm/guest-lib.sh
+source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+
+BIN=$SMCR_REPO/build/selftests
+KO=$SMCR_REPO/net/smc/smcr.ko
+SMCR=$SMCR_REPO/build/tools/smcr
+PNET=$SMCR_REPO/tools/testing/selftests/net/smc/smc_pnet.py
+RUN=$SMCR_REPO/tools/smc_run/smc_run
+TRACE=/sys/kernel/tracing
+NS=pnettest
+
+dmesg_clean() {
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
+}
+
+rc_qps() { rdma resource show qp | grep -c 'type RC'; }
+count() { grep -c -- "$1" $TRACE/trace; }
+
+# no_qps SECS: wait until the idle link groups are gone
+no_qps() {
+	local deadline=$((SECONDS + $1))
+	while (($(rc_qps) && SECONDS < deadline)); do
+		sleep 0.5
+	done
+}
+
+# The smcr commands both modules must answer alike; "nobody" runs the
+# rest of the line as an unprivileged user, "ns" in namespace $NS. Each
+# has what it must end with: 0 or the errno its message names.
+PNET_SEQ=(
+	"0 pnet show"
+	"0 pnet add P1 eth eth0"
+	"EEXIST pnet add p2 eth eth0"
+	"0 pnet add p1 ib rxe0 1"
+	"EEXIST pnet add P3 ib rxe0 1"
+	"EINVAL pnet add P3 ib rxe0 3"
+	"EINVAL pnet add bad_id eth eth1"
+	"EINVAL pnet add P1234567890123456 eth eth1"
+	"0 pnet add P4 eth nosuch0"
+	"0 pnet add P5 ib nosuchib 2"
+	"0 pnet show"
+	"0 pnet show P1"
+	"0 pnet show p1"
+	"0 nobody pnet show"
+	"EPERM nobody pnet add P6 eth lo"
+	"0 ns pnet add N1 eth lo"
+	"EEXIST ns pnet add N2 ib rxe0 1"
+	"0 ns pnet show"
+	"ENOENT ns pnet del P1"
+	"0 pnet show"
+	"ENOENT pnet del P9"
+	"ENOENT pnet del p1"
+	"0 pnet del P1"
+	"0 pnet show"
+	"EPERM nobody pnet flush"
+	"0 pnet flush"
+	"0 pnet show"
+	"0 ns pnet flush"
+	"0 ns pnet show"
+)
+
+# pnet_seq WHO: run PNET_SEQ, a result line each, the whole in
+# /tmp/pnet-WHO.smcr
+pnet_seq() {
+	local who=$1 c want cmd out rc ok
+	ip netns add $NS
+	for c in "${PNET_SEQ[@]}"; do
+		want=${c%% *}
+		cmd=${c#* }
+		case $cmd in
+		nobody*)
+			# shellcheck disable=SC2086 # split the command line on purpose
+			out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$SMCR" ${cmd#nobody } 2>&1) ;;
+		ns*)
+			# shellcheck disable=SC2086
+			out=$(ip netns exec $NS "$SMCR" ${cmd#ns } 2>&1) ;;
+		*)
+			# shellcheck disable=SC2086
+			out=$("$SMCR" $cmd 2>&1) ;;
+		esac
+		rc=$?
+		printf '$ smcr %s\n%s%sexit %d\n' "$cmd" "$out" "${out:+$'\n'}" \
+			"$rc" >>"/tmp/pnet-$who.smcr"
+		if [[ $want == 0 ]]; then
+			((rc == 0)) && ok=1 || ok=0
+		else
+			((rc != 0)) && grep -q "($want)" <<<"$out" && ok=1 || ok=0
+		fi
+		if ((ok)); then
+			tap_ok "smcr $cmd: $want ($who)"
+		else
+			tap_fail "smcr $cmd: $want ($who)" "exit $rc: $out"
+		fi
+	done
+	ip netns del $NS
+}
+
+# show_is WHO LINE...: the second "pnet show" of the sequence (after the
+# adds) printed exactly these lines
+show_is() {
+	local who=$1 got want
+	shift
+	want=$(printf '%s\n' "$@" "exit 0")
+	got=$(awk '/^\$ smcr pnet show$/ { n++; next } n == 2 && !/^\$/ { print } /^\$/ && n == 2 { exit }' \
+		"/tmp/pnet-$who.smcr")
+	[[ $got == "$want" ]] || { echo "$got"; return 1; }
+}
+
+# transcripts WHO: the answers of the loaded module to smc_pnet.py in
+# both namespaces and to the sysctl requests, in /tmp/pnet-WHO.*
+transcripts() {
+	local who=$1
+	python3 "$PNET" --group "pnet ($who)" --transcript "/tmp/pnet-$who.genl"
+	ip netns add $NS
+	ip netns exec $NS python3 "$PNET" --netns --group "pnet netns ($who)" \
+		--transcript "/tmp/pnet-$who.genl-ns"
+	python3 "$PNET" --sysctl --group "sysctl ($who)" \
+		--transcript "/tmp/pnet-$who.sysctl"
+	ip netns del $NS
+}
+
+# table: ours, in each guest
+table() {
+	local out
+	rm -f /tmp/pnet-ours.*
+	pnet_seq ours
+	tap_check "smcr pnet show: the entries as pnet add takes them ($SMCR_ROLE)" \
+		show_is ours "P1 eth eth0" "P1 ib rxe0 1" "P4 eth nosuch0" \
+		"P5 ib nosuchib 2"
+	tap_check "smcr pnet add of a missing device notes it ($SMCR_ROLE)" \
+		grep -q 'note: no eth device nosuch0' /tmp/pnet-ours.smcr
+	transcripts ours
+	# a namespace that goes with entries; a device that comes and goes
+	ip netns add $NS
+	ip netns exec $NS "$SMCR" pnet add GONE eth lo
+	ip netns exec $NS "$SMCR" pnet add GONE eth pveth0
+	ip netns exec $NS ip link add pveth0 type veth peer name pveth1
+	ip netns exec $NS ip link del pveth0
+	ip netns exec $NS ip link add pveth0 type veth peer name pveth1
+	ip netns del $NS
+	out=$("$SMCR" pnet show)
+	tap_check "the initial namespace kept no entry of the other ($SMCR_ROLE)" \
+		test -z "$out"
+}
+
+# sysctl: per namespace
+sysctl_ns() {
+	ip netns add $NS
+	sysctl -qw net.smc.wmem=32768 net.smc.smcr_testlink_time=7
+	tap_check "another namespace has the default wmem ($SMCR_ROLE)" \
+		test "$(ip netns exec $NS cat /proc/sys/net/smc/wmem)" = 65536
+	tap_check "another namespace has the default smcr_testlink_time ($SMCR_ROLE)" \
+		test "$(ip netns exec $NS cat /proc/sys/net/smc/smcr_testlink_time)" = 30
+	ip netns exec $NS sysctl -qw net.smc.rmem=20000
+	tap_check "rmem set in another namespace stays there ($SMCR_ROLE)" \
+		test "$(cat /proc/sys/net/smc/rmem)" = 65536
+	tap_check "... and the other namespace has it ($SMCR_ROLE)" \
+		test "$(ip netns exec $NS cat /proc/sys/net/smc/rmem)" = 20000
+	sysctl -qw net.smc.wmem=65536 net.smc.smcr_testlink_time=30
+	ip netns del $NS
+}
+
+# xfer NAME PORT: b serves PORT, a connects over AF_SMC, 1 MiB each way
+xfer() {
+	local name=$1 port=$2
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 120 "$BIN/smc_peer" server --family smc --port "$port" \
+			--bytes 1M --timeout 90 &
+		wait_listen "$port"
+		barrier "$name" 60
+		wait $! || tap_fail "$name: server exit status (b)"
+	else
+		barrier "$name" 60
+		timeout 120 "$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+			--port "$port" --bytes 1M --timeout 90 ||
+			tap_fail "$name: client exit status (a)"
+	fi
+}
+
+# expect NAME PATTERN N: N more trace lines match PATTERN than at mark
+declare -A MARK
+mark() { MARK[$1]=$(count "$2"); }
+expect() {
+	local n=$(($(count "$2") - ${MARK[$1]:-0}))
+	if ((n == $3)); then
+		tap_ok "$1 ($SMCR_ROLE)"
+	else
+		tap_fail "$1 ($SMCR_ROLE)" "$n times '$2', not $3"
+		grep -E 'smcr_(fallback|conn|clc_msg):' $TRACE/trace | tail -n 8 | sed 's/^/# /'
+	fi
+}
+
+select_phase() {
+	local lgrs
+
+	# match: one PNET ID for eth0 and rxe0 port 1 on both sides
+	tap_check "smcr pnet add PNETA eth eth0 ($SMCR_ROLE)" "$SMCR" pnet add PNETA eth eth0
+	tap_check "smcr pnet add PNETA ib rxe0 1 ($SMCR_ROLE)" "$SMCR" pnet add PNETA ib rxe0 1
+	mark "match: SMC-R" 'smcr_conn: '
+	mark "match: no fallback" 'smcr_fallback: '
+	xfer match 7700
+	expect "match: SMC-R" 'smcr_conn: ' 1
+	expect "match: no fallback" 'smcr_fallback: ' 0
+	lgrs=$("$SMCR" linkgroup)
+	printf '# %s\n' "${lgrs//$'\n'/$'\n# '}"
+	tap_check "match: smcr linkgroup: pnetid PNETA ($SMCR_ROLE)" \
+		grep -qx 'pnetid PNETA' <<<"$lgrs"
+	barrier match-done 60
+
+	# other: only a device the connection does not use has an entry
+	"$SMCR" pnet flush
+	tap_check "smcr pnet add OTHER eth lo ($SMCR_ROLE)" "$SMCR" pnet add OTHER eth lo
+	mark "other: SMC-R" 'smcr_conn: '
+	xfer other 7701
+	expect "other: SMC-R" 'smcr_conn: ' 1
+	"$SMCR" pnet flush
+	barrier other-done 60
+
+	# client: a's eth0 is on a network its RoCE port is not
+	if [[ $SMCR_ROLE == a ]]; then
+		"$SMCR" pnet add PNETB eth eth0
+		"$SMCR" pnet add PNETC ib rxe0 1
+		mark "client: a declines, no SMC-R device (0x03030000)" \
+			'client fallback reason=0x03030000 '
+	else
+		mark "client: b falls back on a's decline (0x05000000, 0x03030000)" \
+			'server fallback reason=0x05000000 peer_diagnosis=0x03030000'
+	fi
+	mark "client: no SMC-R" 'smcr_conn: '
+	xfer client 7702
+	if [[ $SMCR_ROLE == a ]]; then
+		expect "client: a declines, no SMC-R device (0x03030000)" \
+			'client fallback reason=0x03030000 ' 1
+		"$SMCR" pnet flush
+	else
+		expect "client: b falls back on a's decline (0x05000000, 0x03030000)" \
+			'server fallback reason=0x05000000 peer_diagnosis=0x03030000' 1
+	fi
+	expect "client: no SMC-R" 'smcr_conn: ' 0
+	barrier client-done 60
+
+	# server: the same on b, with SMC-Rv2 offered
+	"$SMCR" ueid add SMCR-PNET-TEST
+	if [[ $SMCR_ROLE == b ]]; then
+		"$SMCR" pnet add PNETB eth eth0
+		"$SMCR" pnet add PNETC ib rxe0 1
+		mark "server: b declines, no SMC-R device (0x03030002)" \
+			'server fallback reason=0x03030002 '
+	else
+		mark "server: a falls back on b's decline (0x05000000, 0x03030002)" \
+			'client fallback reason=0x05000000 peer_diagnosis=0x03030002'
+	fi
+	mark "server: no SMC-R" 'smcr_conn: '
+	xfer server 7703
+	if [[ $SMCR_ROLE == b ]]; then
+		expect "server: b declines, no SMC-R device (0x03030002)" \
+			'server fallback reason=0x03030002 ' 1
+	else
+		expect "server: a falls back on b's decline (0x05000000, 0x03030002)" \
+			'client fallback reason=0x05000000 peer_diagnosis=0x03030002' 1
+	fi
+	expect "server: no SMC-R" 'smcr_conn: ' 0
+	"$SMCR" pnet flush
+	"$SMCR" ueid flush
+	barrier server-done 60
+}
+
+# bufs: a sends from 16 KiB, b receives into 32 KiB
+bufs() {
+	local want
+	if [[ $SMCR_ROLE == a ]]; then
+		sysctl -qw net.smc.wmem=16384
+		want="rmb=65536 sndbuf=16384 peer_rmb=32768"
+	else
+		sysctl -qw net.smc.rmem=32768
+		want="rmb=32768 sndbuf=65536 peer_rmb=65536"
+	fi
+	mark "bufs: $want" "$want"
+	xfer bufs 7704
+	expect "bufs: $want" "$want" 1
+	sysctl -qw net.smc.wmem=65536 net.smc.rmem=65536
+	barrier bufs-done 60
+}
+
+# idle NAME PORT SECS: a connection over SMC-R (smc_run), idle SECS
+idle() {
+	local name=$1 port=$2 secs=$3
+	if [[ $SMCR_ROLE == b ]]; then
+		timeout 90 "$RUN" python3 -c '
+import socket, sys
+ls = socket.create_server(("", int(sys.argv[1])))
+c, _ = ls.accept()
+while c.recv(100):
+    pass' "$port" &
+		wait_listen "$port"
+		barrier "$name" 60
+		wait $! || tap_fail "$name: server exit status (b)"
+	else
+		barrier "$name" 60
+		timeout 90 "$RUN" python3 -c '
+import socket, sys, time
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+s.sendall(b"x")
+time.sleep(float(sys.argv[3]))' "$SMCR_PEER_IP" "$port" "$secs" ||
+			tap_fail "$name: client exit status (a)"
+	fi
+}
+
+# testlink: TEST LINK of a new link group as net.smc.smcr_testlink_time says
+testlink() {
+	local t n
+	for t in 1 0; do
+		sysctl -qw net.smc.smcr_testlink_time=$t
+		# a new link group takes the value: the old ones go first
+		no_qps 40
+		barrier "testlink$t" 60
+		echo >$TRACE/trace
+		idle "idle$t" $((7710 + t)) 6
+		n=$(count 'smcr_llc: .* sent type=7 request')
+		echo "# testlink $t: $n TEST LINK requests sent in 6 s ($SMCR_ROLE)"
+		if ((t ? n >= 3 : n == 0)); then
+			tap_ok "testlink $t: $n TEST LINK requests in 6 s ($SMCR_ROLE)"
+		else
+			tap_fail "testlink $t: $n TEST LINK requests in 6 s ($SMCR_ROLE)"
+		fi
+		tap_check "testlink $t: the connection went over SMC-R ($SMCR_ROLE)" \
+			grep -q 'smcr_conn: ' $TRACE/trace
+	done
+	sysctl -qw net.smc.smcr_testlink_time=30
+}
+
+# rmmod_retry: the link groups of closed connections go after a while
+rmmod_retry() {
+	timeout 30 bash -c 'until rmmod smcr 2>/dev/null; do sleep 0.3; done' ||
+		rmmod smcr
+}
+
+# linux: (a) Linux's smc.ko answers as ours did
+linux() {
+	local f
+	tap_check "rmmod smcr (a)" rmmod_retry || return
+	tap_check "modprobe smc (Linux's, a)" modprobe smc || return
+	rm -f /tmp/pnet-linux.*
+	pnet_seq linux
+	transcripts linux
+	for f in smcr genl genl-ns sysctl; do
+		tap_check "$f: the same answers from both modules" \
+			diff -u --label "Linux's smc.ko" --label "our smcr.ko" \
+			"/tmp/pnet-linux.$f" "/tmp/pnet-ours.$f"
+	done
+	sed 's/^/# /' /tmp/pnet-ours.smcr
+	tap_check "rmmod smc (a)" rmmod smc
+	tap_check "insmod smcr.ko again (a)" insmod "$KO"
+}
+
+tap_check "insmod smcr.ko ($SMCR_ROLE)" insmod "$KO" || exit 0
+mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
+echo 1 >$TRACE/events/smcr/enable
+echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+table
+sysctl_ns
+barrier start 120
+select_phase
+bufs
+testlink
+barrier end 120
+[[ $SMCR_ROLE == a ]] && linux
+"$SMCR" pnet add KEPT eth eth0
+"$SMCR" pnet add KEPT ib rxe0 1
+tap_check "rmmod smcr with entries in the table ($SMCR_ROLE)" rmmod_retry
+tap_check "no kernel warning ($SMCR_ROLE)" dmesg_clean
+exit 0
