@@ -109,6 +109,18 @@ wait_port() {
 	done
 }
 
+# linux_smc_up SMCR_TOOL: Linux's in-tree smc.ko over the patched rdma_rxe
+# of scripts/vm/build-rxe, with the PNET entries 6.1 needs to pair rxe0
+# with eth0 (rxe does not name its net device to it). Fails when the
+# module does not load.
+linux_smc_up() {
+	tap_check "the patched rdma_rxe is loaded" \
+		grep -q O /sys/module/rdma_rxe/taint
+	tap_check "modprobe smc (Linux's)" modprobe smc || return 1
+	tap_check "smcr pnet add PNET1 eth eth0" "$1" pnet add PNET1 eth eth0
+	tap_check "smcr pnet add PNET1 ib rxe0 1" "$1" pnet add PNET1 ib rxe0 1
+}
+
 # rxe_gid_index [DEV=rxe0] [IP=$SMCR_SELF_IP]: print the GID table index of
 # the RoCEv2 GID for an IPv4 or IPv6 address (needed by -g of ibv_* tools).
 rxe_gid_index() {

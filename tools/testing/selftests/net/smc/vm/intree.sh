@@ -90,11 +90,8 @@ transfer() {
 tcp_segs() { nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }'; }
 rxe_pkts() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts; }
 
-tap_check "the patched rdma_rxe is loaded" grep -q O /sys/module/rdma_rxe/taint
-tap_check "modprobe smc (Linux's)" modprobe smc || exit 0
+linux_smc_up "$SMCR" || exit 0
 tap_check "smcr ueid add" "$SMCR" ueid add SMCR-INTEROP
-tap_check "smcr pnet add PNET1 eth eth0" "$SMCR" pnet add PNET1 eth eth0
-tap_check "smcr pnet add PNET1 ib rxe0 1" "$SMCR" pnet add PNET1 ib rxe0 1
 tap_check "smcr rejects an EID with lower case" bash -c "! $SMCR ueid add bad-eid"
 
 segs0=$(tcp_segs)

@@ -96,11 +96,7 @@ setup() {
 		# not one event per CDC message: the counts here need the whole ring
 		echo 0 >$TRACE/events/smcr/smcr_cdc/enable
 	else
-		tap_check "the patched rdma_rxe is loaded" \
-			grep -q O /sys/module/rdma_rxe/taint
-		tap_check "modprobe smc (Linux's)" modprobe smc || exit 0
-		tap_check "smcr pnet add PNET1 eth eth0" "$SMCR" pnet add PNET1 eth eth0
-		tap_check "smcr pnet add PNET1 ib rxe0 1" "$SMCR" pnet add PNET1 ib rxe0 1
+		linux_smc_up "$SMCR" || exit 0
 	fi
 	tap_check "smcr ueid add $EID ($WHO)" "$SMCR" ueid add $EID
 }

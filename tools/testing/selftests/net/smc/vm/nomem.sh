@@ -81,11 +81,7 @@ setup() {
 		echo 1 >$TRACE/events/smcr/smcr_conn/enable
 		echo 1 >$TRACE/events/smcr/smcr_fallback/enable
 	else
-		tap_check "the patched rdma_rxe is loaded" \
-			grep -q O /sys/module/rdma_rxe/taint
-		tap_check "modprobe smc (Linux's)" modprobe smc || exit 0
-		tap_check "smcr pnet add PNET1 eth eth0" "$SMCR" pnet add PNET1 eth eth0
-		tap_check "smcr pnet add PNET1 ib rxe0 1" "$SMCR" pnet add PNET1 ib rxe0 1
+		linux_smc_up "$SMCR" || exit 0
 	fi
 	tap_check "smcr ueid add $EID ($WHO)" "$SMCR" ueid add $EID
 	barrier setup 60
