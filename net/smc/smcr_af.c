@@ -23,6 +23,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_sysctl.h"
 #include "smcr_stats.h"
 #include "smcr_trace.h"
 
@@ -59,6 +60,11 @@ struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
 		return NULL;
 
 	sock_init_data(sock, sk);
+	/* SO_SNDBUF and SO_RCVBUF start from net.smc.wmem and rmem, doubled
+	 * as the socket core doubles what setsockopt() asks for
+	 */
+	WRITE_ONCE(sk->sk_sndbuf, 2 * smcr_sysctl_buf_size(net, false));
+	WRITE_ONCE(sk->sk_rcvbuf, 2 * smcr_sysctl_buf_size(net, true));
 	sk->sk_state = SMCR_INIT;
 	sk->sk_protocol = protocol;
 	sk->sk_destruct = smcr_destruct;

@@ -543,6 +543,9 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	}
 	smcr_stats_buf(smc, true, conn->rmb.size);
 	smcr_stats_buf(smc, false, conn->sndbuf.size);
+	/* SO_RCVBUF and SO_SNDBUF now tell what the connection got */
+	WRITE_ONCE(sk->sk_rcvbuf, 2 * conn->rmb.size);
+	WRITE_ONCE(sk->sk_sndbuf, 2 * conn->sndbuf.size);
 	return 0;
 err:
 	smcr_buf_free(smc);
