@@ -178,6 +178,14 @@ table() {
 		test -z "$out"
 }
 
+# smc_bufs: SO_SNDBUF and SO_RCVBUF of a new AF_SMC socket
+smc_bufs() {
+	python3 -c 'import socket
+s = socket.socket(43, socket.SOCK_STREAM, 0)
+print(s.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF),
+      s.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF))'
+}
+
 # sysctl: per namespace
 sysctl_ns() {
 	ip netns add $NS
@@ -191,6 +199,10 @@ sysctl_ns() {
 		test "$(cat /proc/sys/net/smc/rmem)" = 65536
 	tap_check "... and the other namespace has it ($SMCR_ROLE)" \
 		test "$(ip netns exec $NS cat /proc/sys/net/smc/rmem)" = 20000
+	tap_check "a new socket's SO_SNDBUF/SO_RCVBUF: twice wmem/rmem ($SMCR_ROLE)" \
+		test "$(smc_bufs)" = "65536 131072"
+	tap_check "... the other namespace's in the other namespace ($SMCR_ROLE)" \
+		test "$(ip netns exec $NS bash -c "$(declare -f smc_bufs); smc_bufs")" = "131072 40000"
 	sysctl -qw net.smc.wmem=65536 net.smc.smcr_testlink_time=30
 	ip netns del $NS
 }
