@@ -61,6 +61,8 @@ enum smcr_state {
  * @connect_addr: destination of a non-blocking connect(), for @connect_work
  * @connect_addrlen: length of @connect_addr
  * @connect_pending: a non-blocking connect() is still under way
+ * @limit_hs: SOL_SMC option SMC_LIMIT_HS: when listening, answer SYNs
+ *	without the SMC option while handshakes queue up (smcr_listen.c)
  * @use_fallback: the connection runs over @clcsock (RFC 7609 §3.1)
  * @fallback_reason: why, as a CLC decline code (App. C)
  * @peer_diagnosis: the decline code the peer sent us, if it declined
@@ -93,6 +95,7 @@ struct smcr_sock {
 	struct sockaddr_storage	connect_addr;
 	int			connect_addrlen;
 	bool			connect_pending;
+	bool			limit_hs;
 
 	bool			use_fallback;
 	u32			fallback_reason;

@@ -17,6 +17,7 @@
 #include <linux/net.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <linux/smc.h>
 #include <linux/socket.h>
 #include <linux/termios.h>
 #include <net/sock.h>
@@ -70,6 +71,7 @@ struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
 	sk->sk_destruct = smcr_destruct;
 
 	smc = smcr_sk(sk);
+	smc->limit_hs = smcr_stats_hs_limited(net);
 	INIT_LIST_HEAD(&smc->accept_list);
 	INIT_LIST_HEAD(&smc->accept_q);
 	spin_lock_init(&smc->accept_lock);
@@ -493,9 +495,48 @@ static int smcr_ioctl(struct socket *sock, unsigned int cmd,
 	return tcp->ops->ioctl(tcp, cmd, arg);
 }
 
+/* SOL_SMC has one option, SMC_LIMIT_HS, as Linux's smc.ko has: an int,
+ * nonzero to limit handshakes once listening. Unknown names get
+ * -EOPNOTSUPP there, and here.
+ */
+static int smcr_setsockopt_smc(struct smcr_sock *smc, int optname,
+			       sockptr_t optval, unsigned int optlen)
+{
+	int val;
+
+	if (optname != SMC_LIMIT_HS)
+		return -EOPNOTSUPP;
+	if (optlen < sizeof(val))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	lock_sock(&smc->sk);
+	smc->limit_hs = !!val;
+	release_sock(&smc->sk);
+	return 0;
+}
+
+static int smcr_getsockopt_smc(struct smcr_sock *smc, int optname,
+			       char __user *optval, int __user *optlen)
+{
+	int val, len;
+
+	if (optname != SMC_LIMIT_HS)
+		return -EOPNOTSUPP;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < 0)
+		return -EINVAL;
+	len = min_t(int, len, sizeof(val));
+	val = READ_ONCE(smc->limit_hs);
+	if (put_user(len, optlen) || copy_to_user(optval, &val, len))
+		return -EFAULT;
+	return 0;
+}
+
 /* SOL_SOCKET options land on our sock (the socket core handles them) and
- * reach the internal socket through smcr_clcsock_sync_opts(); every other
- * level belongs to the TCP/IP stack underneath.
+ * reach the internal socket through smcr_clcsock_sync_opts(); SOL_SMC is
+ * ours; every other level belongs to the TCP/IP stack underneath.
  */
 static int smcr_setsockopt(struct socket *sock, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
@@ -506,7 +547,7 @@ static int smcr_setsockopt(struct socket *sock, int level, int optname,
 	int rc;
 
 	if (level == SOL_SMC)
-		return -ENOPROTOOPT;
+		return smcr_setsockopt_smc(smc, optname, optval, optlen);
 
 	lock_sock(sk);
 	tcp = smc->clcsock;
@@ -527,7 +568,7 @@ static int smcr_getsockopt(struct socket *sock, int level, int optname,
 	int rc;
 
 	if (level == SOL_SMC)
-		return -ENOPROTOOPT;
+		return smcr_getsockopt_smc(smc, optname, optval, optlen);
 
 	lock_sock(sk);
 	tcp = smc->clcsock;

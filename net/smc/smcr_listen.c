@@ -21,6 +21,7 @@
 
 #include <linux/net.h>
 #include <linux/sched/signal.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -213,6 +214,18 @@ void smcr_listen_kick(struct smcr_sock *lsmc)
 		sock_put(&lsmc->sk);
 }
 
+/* Handshake limitation (SOL_SMC SMC_LIMIT_HS, as Linux's smc.ko has it):
+ * TCP asks this of a listener for each SYN carrying the SMC option
+ * (RFC 7609 §3.5.1). While handshakes wait for a worker, the SYN-ACK goes
+ * out without the option, and client and server run that connection over
+ * TCP (decline code SMCR_CLC_DECL_PEERNOSMC) rather than queue one more
+ * handshake. Softirq context; the listener's TCP socket is held.
+ */
+static bool smcr_hs_congested(const struct sock *clcsk)
+{
+	return workqueue_congested(WORK_CPU_UNBOUND, smcr_hs_wq);
+}
+
 /**
  * smcr_listen() - listen() for AF_SMC
  * @sock: socket
@@ -241,6 +254,8 @@ int smcr_listen(struct socket *sock, int backlog)
 	smcr_clcsock_sync_opts(smc);
 	/* RFC 7609 §3.5.1: answer SMC-capable SYNs with the option */
 	tcp_sk(smc->clcsock->sk)->syn_smc = 1;
+	if (smc->limit_hs)
+		tcp_sk(smc->clcsock->sk)->smc_hs_congested = smcr_hs_congested;
 	INIT_WORK(&smc->listen_work, smcr_listen_work);
 	rc = kernel_listen(smc->clcsock, backlog);
 	if (rc)

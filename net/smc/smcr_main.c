@@ -25,7 +25,10 @@ struct proto smcr_proto = {
 	.slab_flags	= SLAB_TYPESAFE_BY_RCU,
 };
 
-/* Handshakes, non-blocking connects and listeners' accept loops */
+/* Handshakes, non-blocking connects and listeners' accept loops. Its
+ * max_active can be tuned in /sys/devices/virtual/workqueue/smcr_hs; a
+ * listener limiting its handshakes looks at how full it is (smcr_listen.c).
+ */
 struct workqueue_struct *smcr_hs_wq;
 
 static int __init smcr_init(void)
@@ -36,7 +39,7 @@ static int __init smcr_init(void)
 	if (rc)
 		return rc;
 
-	smcr_hs_wq = alloc_workqueue("smcr_hs", WQ_UNBOUND, 0);
+	smcr_hs_wq = alloc_workqueue("smcr_hs", WQ_UNBOUND | WQ_SYSFS, 0);
 	if (!smcr_hs_wq) {
 		rc = -ENOMEM;
 		goto out_proto;

@@ -35,8 +35,9 @@
  * @stats: the counters, per CPU
  * @fback_lock: protects @fbacks
  * @fbacks: the fallbacks and their reasons
- * @hs_limited: SMC_NETLINK_ENABLE_HS_LIMITATION was asked for. Reported
- *	only: listeners do not limit their handshakes (yet)
+ * @hs_limited: SMC_NETLINK_ENABLE_HS_LIMITATION was asked for: AF_SMC
+ *	sockets created from then on limit their handshakes when they listen
+ *	(smcr_listen.c)
  */
 struct smcr_net {
 	struct smcr_stats __percpu	*stats;
@@ -236,7 +237,7 @@ bool smcr_stats_hs_limited(struct net *net)
 /**
  * smcr_stats_set_hs_limited() - ask for handshake limitation, or not
  * @net: the namespace
- * @on: the new flag; it has no effect beyond being reported
+ * @on: the new flag, the SMC_LIMIT_HS default of sockets created after
  */
 void smcr_stats_set_hs_limited(struct net *net, bool on)
 {

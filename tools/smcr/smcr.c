@@ -26,6 +26,8 @@ static const char usage[] =
 "usage: smcr info                      versions, capabilities, host name\n"
 "       smcr ueid show | ueid add|del EID | ueid flush\n"
 "       smcr seid show|enable|disable  the system EID (s390 only)\n"
+"       smcr hslimit show|enable|disable\n"
+"                                      handshake limitation of new sockets\n"
 "       smcr pnet add PNETID eth NETDEV\n"
 "       smcr pnet add PNETID ib IBDEV PORT\n"
 "       smcr pnet del PNETID | pnet flush\n"
@@ -210,6 +212,13 @@ static void print_u8(const char *name, struct nlattr *nla)
 		printf("%s: %u\n", name, nla_get_u8(nla));
 }
 
+static int show_hslimit(const struct request *req, struct nlattr **attrs)
+{
+	(void)req;
+	print_u8("enabled", attrs[SMC_NLA_HS_LIMITATION_ENABLED]);
+	return 0;
+}
+
 static int show_sys_info(const struct request *req, struct nlattr **attrs)
 {
 	(void)req;
@@ -258,9 +267,15 @@ static const struct gen_command {
 	  .errors = seid_errors },
 	{ .words = { "seid", "disable" }, .cmd = SMC_NETLINK_DISABLE_SEID,
 	  .errors = seid_errors },
+	{ .words = { "hslimit", "show" }, .cmd = SMC_NETLINK_DUMP_HS_LIMITATION,
+	  .show = show_hslimit, .maxattr = SMC_NLA_HS_LIMITATION_MAX },
+	{ .words = { "hslimit", "enable" },
+	  .cmd = SMC_NETLINK_ENABLE_HS_LIMITATION },
+	{ .words = { "hslimit", "disable" },
+	  .cmd = SMC_NETLINK_DISABLE_HS_LIMITATION },
 };
 
-/* smcr info | ueid ... | seid ... */
+/* smcr info | ueid ... | seid ... | hslimit ... */
 static int gen_request(int argc, char **argv)
 {
 	struct request req = {
@@ -369,7 +384,7 @@ int main(int argc, char **argv)
 		return show_commands[i].main(argc == 3);
 	}
 	if (!strcmp(argv[1], "info") || !strcmp(argv[1], "ueid") ||
-	    !strcmp(argv[1], "seid"))
+	    !strcmp(argv[1], "seid") || !strcmp(argv[1], "hslimit"))
 		return gen_request(argc, argv);
 	if (!strcmp(argv[1], "pnet") && argc >= 3)
 		return pnet_request(argc, argv);

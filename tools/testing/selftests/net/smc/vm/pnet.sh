@@ -27,9 +27,16 @@
 #             and RMB of the next connection, on both ends (tracepoint)
 #   testlink  net.smc.smcr_testlink_time 1 on both: TEST LINK every second
 #             on an idle link; 0: none
+#   hslimit   smcr hslimit enable on b; smc_hslimit.py: SOL_SMC
+#             SMC_LIMIT_HS of b's sockets; while three handshakes of a
+#             hold b's workers (max_active 2, their CLC proposals dropped
+#             by a tc filter), a connection to a limiting listener runs
+#             over TCP, fallback 0x03010000 on both sides, one to a
+#             listener without the option is not refused that way
 #   linux     (a) rmmod smcr, modprobe smc: the smcr pnet commands, the raw
 #             requests of both namespaces and the sysctls get the same
-#             answers, byte for byte, from Linux's module as from ours
+#             answers, byte for byte, from Linux's module as from ours;
+#             Linux's SMC_LIMIT_HS passes the checks ours passed
 #   finish    rmmod with entries in the table; no kernel warning
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
@@ -376,6 +383,46 @@ testlink() {
 	sysctl -qw net.smc.smcr_testlink_time=30
 }
 
+# hslimit: handshake limitation; b serves, a connects
+hslimit() {
+	local port=7720 wq=/sys/devices/virtual/workqueue/smcr_hs maxact
+	local hsl=$SMCR_REPO/tools/testing/selftests/net/smc/smc_hslimit.py
+
+	mark "hslimit: one fallback for lack of the SMC option (0x03010000)" \
+		'fallback reason=0x03010000 '
+	if [[ $SMCR_ROLE == b ]]; then
+		tap_check "smcr hslimit enable (b)" "$SMCR" hslimit enable
+		tap_check "smcr hslimit show: enabled: 1 (b)" \
+			grep -qx 'enabled: 1' <<<"$("$SMCR" hslimit show)"
+		maxact=$(cat $wq/max_active)
+		echo 2 >$wq/max_active
+		# the CLC proposals to $port (segments with PSH) never arrive
+		tc qdisc add dev eth0 ingress
+		tc filter add dev eth0 parent ffff: protocol ip u32 \
+			match ip protocol 6 0xff match u16 $port 0xffff at 22 \
+			match u8 0x08 0x08 at 33 action drop
+		timeout 120 "$RUN" python3 "$hsl" server --port $port &
+		wait_listen $((port + 2))
+		barrier hslimit 60
+		wait $! || tap_fail "hslimit: server exit status (b)"
+		tc qdisc del dev eth0 ingress
+		echo "$maxact" >$wq/max_active
+		tap_check "smcr hslimit disable (b)" "$SMCR" hslimit disable
+		tap_check "smcr hslimit show: enabled: 0 (b)" \
+			grep -qx 'enabled: 0' <<<"$("$SMCR" hslimit show)"
+		tap_check "a new socket's SMC_LIMIT_HS follows: 0 (b)" \
+			test "$("$RUN" python3 -c 'import socket
+print(socket.socket().getsockopt(286, 1))')" = 0
+	else
+		barrier hslimit 60
+		timeout 120 "$RUN" python3 "$hsl" client --host "$SMCR_PEER_IP" \
+			--port $port || tap_fail "hslimit: client exit status (a)"
+	fi
+	expect "hslimit: one fallback for lack of the SMC option (0x03010000)" \
+		'fallback reason=0x03010000 ' 1
+	barrier hslimit-done 60
+}
+
 # rmmod_retry: the link groups of closed connections go after a while
 rmmod_retry() {
 	timeout 30 bash -c 'until rmmod smcr 2>/dev/null; do sleep 0.3; done' ||
@@ -396,6 +443,10 @@ linux() {
 			"/tmp/pnet-linux.$f" "/tmp/pnet-ours.$f"
 	done
 	sed 's/^/# /' /tmp/pnet-ours.smcr
+	"$SMCR" hslimit enable
+	"$RUN" python3 "$SMCR_REPO/tools/testing/selftests/net/smc/smc_hslimit.py" \
+		options | sed 's/ - hslimit: / - hslimit (Linux'"'"'s smc.ko): /'
+	"$SMCR" hslimit disable
 	tap_check "rmmod smc (a)" rmmod smc
 	tap_check "insmod smcr.ko again (a)" insmod "$KO"
 }
@@ -410,6 +461,7 @@ barrier start 120
 select_phase
 bufs
 testlink
+hslimit
 barrier end 120
 [[ $SMCR_ROLE == a ]] && linux
 "$SMCR" pnet add KEPT eth eth0
