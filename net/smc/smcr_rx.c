@@ -13,6 +13,7 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 
 static u64 smcr_rx_avail(struct smcr_conn *conn)
 {
@@ -129,7 +130,7 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 	struct sock *sk = &smc->sk;
 	struct smcr_link *link = &conn->lgr->link;
 	size_t copied = 0, target;
-	u64 peek = conn->rx_cons;
+	u64 peek = conn->rx_cons, avail;
 	long timeo;
 	int rc = 0;
 
@@ -138,13 +139,18 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 		return smcr_rx_recv_urg(smc, msg, len, flags);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	avail = smcr_rx_avail(conn);
+	if (avail >= conn->rmb.size)
+		smcr_stats_buf_event(smc, true, SMCR_STATS_BUF_FULL);
+	if (len < avail)
+		smcr_stats_buf_event(smc, true, SMCR_STATS_BUF_SMALL);
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (copied < len) {
-		u64 avail = smcr_rx_avail(conn) - (peek - conn->rx_cons);
 		u64 pos = peek, mark;
 		u32 off, n;
 
+		avail = smcr_rx_avail(conn) - (peek - conn->rx_cons);
 		if (!avail) {
 			if (copied >= target || smcr_rx_done(smc))
 				break;

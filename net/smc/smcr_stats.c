@@ -188,6 +188,41 @@ void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size)
 }
 
 /**
+ * smcr_stats_buf_event() - a call found a buffer too small or full
+ * @smc: the connection
+ * @rx: a receive call (its RMB), else a send call
+ * @ev: what it found
+ *
+ * As Linux's smc.ko counts them: a send call asking for more than the
+ * send buffer (SMALL) or the peer's RMBE (SMALL_PEER) holds; a sender
+ * that had to wait for room in the send buffer (FULL) or in the peer's
+ * RMBE (FULL_PEER); a receive call finding its RMB full (FULL) or more
+ * unread than it asked for (SMALL).
+ */
+void smcr_stats_buf_event(struct smcr_sock *smc, bool rx,
+			  enum smcr_stats_buf_event ev)
+{
+	struct smcr_stats __percpu *st = smcr_stats_of(smc);
+	struct smcr_stats_bufs __percpu *b = rx ? &st->smcr.rx.bufs :
+						  &st->smcr.tx.bufs;
+
+	switch (ev) {
+	case SMCR_STATS_BUF_SMALL:
+		this_cpu_inc(b->small);
+		break;
+	case SMCR_STATS_BUF_SMALL_PEER:
+		this_cpu_inc(b->small_peer);
+		break;
+	case SMCR_STATS_BUF_FULL:
+		this_cpu_inc(b->full);
+		break;
+	case SMCR_STATS_BUF_FULL_PEER:
+		this_cpu_inc(b->full_peer);
+		break;
+	}
+}
+
+/**
  * smcr_stats_read() - the counters of a namespace, summed over the CPUs
  * @net: the namespace
  * @sum: filled

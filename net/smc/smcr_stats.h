@@ -133,6 +133,17 @@ void smcr_stats_rx(struct smcr_sock *smc, int flags, int rc);
 void smcr_stats_splice(struct smcr_sock *smc);
 void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size);
 
+/* What a send or receive call found of the buffers (smcr_stats_bufs) */
+enum smcr_stats_buf_event {
+	SMCR_STATS_BUF_SMALL,		/* the call asked for more than fits */
+	SMCR_STATS_BUF_SMALL_PEER,	/* ... than the peer's RMBE holds */
+	SMCR_STATS_BUF_FULL,		/* no room left, or nothing unread */
+	SMCR_STATS_BUF_FULL_PEER,	/* the peer's RMBE is full */
+};
+
+void smcr_stats_buf_event(struct smcr_sock *smc, bool rx,
+			  enum smcr_stats_buf_event ev);
+
 void smcr_stats_read(struct net *net, struct smcr_stats *sum);
 void smcr_stats_read_fbacks(struct net *net, struct smcr_stats_fbacks *fb);
 bool smcr_stats_hs_limited(struct net *net);

@@ -14,6 +14,7 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+#include "smcr_stats.h"
 
 /**
  * smcr_tx_space() - bytes sendmsg may write now
@@ -41,6 +42,22 @@ static bool smcr_tx_stop(struct smcr_sock *smc)
 	       (smc->sk.sk_shutdown & SEND_SHUTDOWN) || conn->done_writing;
 }
 
+/* Count which buffer keeps a sender waiting: ours or the peer's RMBE */
+static void smcr_tx_count_full(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	bool full, full_peer;
+
+	spin_lock_bh(&conn->lock);
+	full = conn->tx_prod - conn->tx_done >= conn->sndbuf.size;
+	full_peer = conn->tx_prod - conn->tx_peer_cons >= conn->peer_size;
+	spin_unlock_bh(&conn->lock);
+	if (full)
+		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_FULL);
+	if (full_peer)
+		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_FULL_PEER);
+}
+
 /* Wait for room; with the socket lock held, released while waiting */
 static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 {
@@ -49,6 +66,8 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 	struct sock *sk = &smc->sk;
 	int rc = 0;
 
+	if (!smcr_tx_space(conn))
+		smcr_tx_count_full(smc);
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (!smcr_tx_space(conn)) {
 		if (smcr_tx_stop(smc)) {
@@ -121,6 +140,10 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 	 * written the peer sees urgent data pending
 	 */
 	conn->urg_tx_pending = !!(msg->msg_flags & MSG_OOB);
+	if (len > conn->sndbuf.size)
+		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_SMALL);
+	if (len > conn->peer_size)
+		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_SMALL_PEER);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
 		u32 space, n, i, nwr = 0;

@@ -33,6 +33,10 @@
 #           peer host; links with each other's GIDs and user ids; counters
 #           that grew by the two handshakes and their data; no fallback in
 #           the whole run
+#   bufstats one send call of 200 KiB into 64 KiB buffers, read late and
+#           first in 1 KiB: the counters of buffers too small or full
+#           (sender: both too small, waited for the peer's RMB; receiver:
+#           RMB full, call smaller than the unread data)
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
@@ -440,6 +444,30 @@ netlink() {
 	"$smcr" ueid flush
 }
 
+# bufstats: (a) sends, (b) receives; smcr stats before and after
+bufstats() {
+	local smcr=$SMCR_REPO/build/tools/smcr show=$SMCR_REPO/tools/testing/selftests/net/smc/smcr_show.py
+	local prog=$SMCR_REPO/tools/testing/selftests/net/smc/smc_bufstats.py
+	local run=$SMCR_REPO/tools/smc_run/smc_run out=/tmp/bufstats
+
+	"$smcr" stats >$out.0
+	pair bufstats 7599 90 \
+		"$run" python3 "$prog" server --port 7599 -- \
+		"$run" python3 "$prog" client --host "$SMCR_PEER_IP" --port 7599
+	"$smcr" stats >$out.1
+	if [[ $SMCR_ROLE == a ]]; then
+		tap_check "bufstats: sender: send buffer and peer RMB too small once, waited for the RMB (a)" \
+			python3 "$show" delta $out.0 $out.1 smcr.tx.rmb.small=1 \
+			smcr.tx.rmb.small_peer=1 "smcr.tx.rmb.full_peer>=1" \
+			smcr.rx.rmb.full=0 smcr.rx.rmb.small=0
+	else
+		tap_check "bufstats: receiver: RMB full, one call smaller than the unread data (b)" \
+			python3 "$show" delta $out.0 $out.1 "smcr.rx.rmb.full>=1" \
+			smcr.rx.rmb.small=1 smcr.tx.rmb.small=0 \
+			smcr.tx.rmb.small_peer=0 smcr.tx.rmb.full_peer=0
+	fi
+}
+
 finish() {
 	barrier finish 120
 	# closed connections wait for their peer; give them a moment
@@ -463,5 +491,6 @@ abort
 gone
 version
 netlink
+bufstats
 finish
 exit 0
