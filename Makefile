@@ -12,7 +12,8 @@ KDIR ?= /lib/modules/$(KVER)/build
 # test-only module the selftests load: it makes a function fail
 FAIL_FUNC := $(CURDIR)/tools/testing/selftests/net/smc/fail_func
 
-.PHONY: all modules clean check sparse host-test fuzz selftests tools test demo
+.PHONY: all modules clean check sparse host-test fuzz selftests tools test demo \
+	install
 
 all: modules
 
@@ -44,6 +45,27 @@ tools:
 	$(MAKE) -C tools/smc_run
 	$(MAKE) -C tools/smcr
 	$(MAKE) -C tools/smcss
+
+# smcr.ko under /lib/modules/$(KVER)/updates, the modprobe.d file that
+# keeps Linux's smc.ko from loading in its place, the tools under $(PREFIX)
+PREFIX ?= /usr/local
+install: modules tools
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
+		INSTALL_MOD_DIR=updates modules_install
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+	install -D -m 644 scripts/modprobe.d/smcr.conf \
+		$(DESTDIR)/etc/modprobe.d/smcr.conf
+	install -D -m 755 build/tools/smcr $(DESTDIR)$(PREFIX)/sbin/smcr
+	install -D -m 755 build/tools/smcss $(DESTDIR)$(PREFIX)/sbin/smcss
+	install -D -m 755 tools/smc_run/smc_run \
+		$(DESTDIR)$(PREFIX)/lib/smcr/smc_run
+	install -D -m 755 build/smc_run/libsmc-preload.so \
+		$(DESTDIR)$(PREFIX)/lib/smcr/libsmc-preload.so
+	mkdir -p $(DESTDIR)$(PREFIX)/bin
+	ln -sf ../lib/smcr/smc_run $(DESTDIR)$(PREFIX)/bin/smc_run
+	for m in Documentation/*.8; do \
+		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/$${m##*/}; \
+	done
 
 test:
 	scripts/run-tests

@@ -8,7 +8,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/net.h>
+#include <linux/netlink.h>
+#include <linux/smc.h>
 #include <linux/workqueue.h>
+#include <net/genetlink.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -122,5 +126,14 @@ static void __exit smcr_exit(void)
 module_init(smcr_init);
 module_exit(smcr_exit);
 
+/* What the kernel asks for when it needs what this module provides: an
+ * AF_SMC socket, the two generic netlink families, sock_diag for AF_SMC.
+ * Linux's smc.ko and smc_diag.ko answer to the same names; the modprobe.d
+ * file `make install` puts in place blacklists them.
+ */
+MODULE_ALIAS_NETPROTO(PF_SMC);
+MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);
+MODULE_ALIAS_GENL_FAMILY(SMCR_GENL_FAMILY_NAME);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, AF_SMC);
 MODULE_DESCRIPTION("Shared Memory Communications over RDMA (SMC-R, RFC 7609)");
 MODULE_LICENSE("GPL");

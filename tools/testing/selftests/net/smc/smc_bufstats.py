@@ -53,6 +53,8 @@ def server(a):
 
 def client(a):
     s = socket.create_connection((a.host, a.port), timeout=60)
+    # blocking: one send call for all of it
+    s.settimeout(None)
     s.sendall(b"b" * SIZE)
     s.close()
 

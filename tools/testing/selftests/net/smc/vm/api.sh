@@ -15,7 +15,9 @@
 #          in progress pinning the module, unload with a UEID configured.
 # Guest b: module lifetime: rmmod while sockets are open fails with "in use",
 #          succeeds after they are closed, no SMCR line left, reload works,
-#          load fails cleanly while Linux's smc.ko holds AF_SMC.
+#          load fails cleanly while Linux's smc.ko holds AF_SMC; installed
+#          with the modprobe.d file of make install, smcr.ko is what a
+#          socket(AF_SMC), smcr or smcss loads on demand, not Linux's.
 # Needs: make -C tools/testing/selftests/net/smc, make -C tools/smc_run,
 #        make -C tools/smcr, make -C . (net/smc/smcr.ko).
 set -uo pipefail
@@ -56,7 +58,8 @@ fails_with() {
 expect_fail() { fails_with "$1" "$SMCR" "${@:2}"; }
 
 # the generic netlink family is listed (a dump: no module autoload)
-family_listed() { genl ctrl list | grep -q 'Name: SMC_GEN_NETLINK$'; }
+# the whole list first: grep -q leaving early would make genl die of SIGPIPE
+family_listed() { grep -q 'Name: SMC_GEN_NETLINK$' <<<"$(genl ctrl list)"; }
 
 # has_lines TEXT LINE...: TEXT has each LINE
 has_lines() {
@@ -252,7 +255,58 @@ guest_b() {
 		tap_check "insmod smcr.ko after smc.ko is gone" insmod "$KO"
 		tap_check "rmmod smcr" rmmod smcr
 	fi
+	autoload
 	tap_check "no kernel warning (guest b)" dmesg_clean
+}
+
+# diag_request: a sock_diag dump of AF_SMC sockets, as IBM's smcss sends
+# it (ours sends nothing without a module, see smcss.8)
+diag_request() {
+	python3 -c 'import socket, struct
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)
+req = struct.pack("=BBBB", 43, 0, 0, 0) + bytes(48)
+s.send(struct.pack("=IHHII", 16 + len(req), 20, 0x301, 1, 0) + req)
+s.recv(65536)'
+}
+
+# loaded_only WHAT: smcr came on demand and Linux's smc.ko did not; unload
+loaded_only() {
+	tap_check "$1 loads smcr.ko on demand" grep -q '^smcr ' /proc/modules
+	tap_check "... and not Linux's smc.ko or smc_diag.ko" \
+		bash -c '! grep -Eq "^smc(_diag)? " /proc/modules'
+	rmmod_retry
+}
+
+# autoload: smcr.ko installed where modprobe finds it (an overlay over this
+# kernel's modules: the host's stay as they are), with the modprobe.d file
+# of `make install`: whatever makes the kernel ask for AF_SMC, its netlink
+# families or its sock_diag gets ours
+autoload() {
+	local mods up=/run/.smcr-autoload
+	mods=/lib/modules/$(uname -r)
+	mkdir -p $up/upper $up/work
+	tap_check "overlay over $mods" mount -t overlay overlay \
+		-o "lowerdir=$mods,upperdir=$up/upper,workdir=$up/work" "$mods" ||
+		return
+	install -D -m 644 "$KO" "$mods/updates/smcr.ko"
+	depmod -a
+	install -m 644 "$SMCR_REPO/scripts/modprobe.d/smcr.conf" /etc/modprobe.d/
+	python3 -c 'import socket; socket.socket(43, socket.SOCK_STREAM).close()'
+	loaded_only "socket(AF_SMC)"
+	"$SMCR" info >/dev/null
+	loaded_only "smcr info (family SMC_GEN_NETLINK)"
+	"$SMCR" pnet show >/dev/null
+	loaded_only "smcr pnet show (family SMC_PNETID)"
+	# the kernel asks for a family's sock_diag module only while the
+	# family is registered
+	diag_request
+	tap_check "a sock_diag request for AF_SMC loads no module" \
+		bash -c '! grep -Eq "^smc(r|_diag)? " /proc/modules'
+	modprobe smcr
+	diag_request
+	loaded_only "modprobe smcr, then a sock_diag request for AF_SMC"
+	rm /etc/modprobe.d/smcr.conf
+	umount "$mods"
 }
 
 if [[ $SMCR_ROLE == a ]]; then guest_a; else guest_b; fi
