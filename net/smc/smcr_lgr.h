@@ -286,7 +286,7 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
  * @peer_done_writing: the peer shut down writing (A.4 conn state)
  * @peer_closed: the peer closed the connection
  * @peer_abort: the peer aborted the connection
- * @peer_write_blocked: the peer waits for room in our RMBE (§4.5.2)
+ * @peer_write_blocked: the peer waits for room in our RMBE (§4.5.1)
  * @write_blocked: we wait for room in the peer's RMBE
  * @urg_tx_pending: an MSG_OOB send waits for room (§4.7.5, flag P)
  * @urg_tx_present: the next CDC message covers an urgent byte (flag U)

@@ -898,8 +898,9 @@ static int smcr_nl_dump_hs_limitation(struct sk_buff *skb,
 				smcr_nl_fill_hs_limitation);
 }
 
-/* Linux limits a listener's handshakes with the flag on; we only keep
- * and report it
+/* The flag is the SMC_LIMIT_HS default of sockets created afterwards
+ * (smcr_af.c); a listener with the option limits its handshakes
+ * (smcr_listen.c)
  */
 static int smcr_nl_enable_hs_limitation(struct sk_buff *skb,
 					struct genl_info *info)

@@ -5,7 +5,7 @@
  * The peer writes into our RMBE; its CDC messages move our producer
  * counter. recvmsg copies out of the RMBE and moves the consumer counter,
  * which goes back to the peer when enough room opened up (§4.5.1) or the
- * peer said it waits for room (§4.5.2).
+ * peer said it waits for room (§4.5.1, the B bit).
  */
 
 #include <linux/sched/signal.h>

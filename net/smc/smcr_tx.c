@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smcr: sending data (RFC 7609 §4.4, §4.5.2).
+ * smcr: sending data (RFC 7609 §4.4, §4.5.1).
  *
  * sendmsg copies into the send buffer, writes it into the peer's RMBE with
  * RDMA WRITE (two writes where the RMBE wraps) and then sends a CDC message
@@ -82,7 +82,7 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 			rc = sock_intr_errno(*timeo);
 			break;
 		}
-		/* §4.5.2: tell the peer we wait for its consumer cursor */
+		/* §4.5.1: tell the peer we wait for its consumer cursor */
 		if (!conn->write_blocked) {
 			conn->write_blocked = true;
 			smcr_cdc_send(smc);
