@@ -42,17 +42,24 @@ static bool smcr_rx_done(struct smcr_sock *smc)
 	       conn->peer_abort || (smc->sk.sk_shutdown & RCV_SHUTDOWN);
 }
 
-/* §4.5.1: report the consumer cursor when a tenth of the RMBE opened up,
- * or at once when the peer waits for room
+/* §4.5.1: a CDC message of its own for the consumer cursor only when the
+ * window the peer knows of is below half the RMBE and the update opens at
+ * least a tenth of it, or at once when the peer waits for room (B bit).
+ * Any other CDC message carries the cursor anyway.
  */
 static void smcr_rx_update_cons(struct smcr_sock *smc)
 {
 	struct smcr_conn *conn = &smc->conn;
-	u64 unsent = conn->rx_cons - conn->rx_cons_sent;
+	u64 unsent, peer_window;
 
+	spin_lock_bh(&conn->lock);
+	unsent = conn->rx_cons - conn->rx_cons_sent;
+	peer_window = conn->rmb.size - (conn->rx_prod - conn->rx_cons_sent);
+	spin_unlock_bh(&conn->lock);
 	if (!unsent || conn->peer_closed || conn->peer_abort)
 		return;
-	if (unsent >= conn->rmb.size / 10 || conn->peer_write_blocked)
+	if (conn->peer_write_blocked ||
+	    (unsent >= conn->rmb.size / 10 && peer_window < conn->rmb.size / 2))
 		smcr_cdc_send(smc);
 }
 
