@@ -66,12 +66,8 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 		m.prod_flags |= SMCR_CDC_PF_URG_DATA_PENDING;
 	if (conn->urg_tx_present)
 		m.prod_flags |= SMCR_CDC_PF_URG_DATA_PRESENT;
-	if (conn->done_writing)
-		m.conn_state_flags |= SMCR_CDC_CS_PEER_DONE_WRITING;
-	if (conn->closed)
-		m.conn_state_flags |= SMCR_CDC_CS_PEER_CONN_CLOSED;
-	if (conn->aborted)
-		m.conn_state_flags |= SMCR_CDC_CS_PEER_CONN_ABORT;
+	m.conn_state_flags = smcr_cdc_conn_state(conn->done_writing,
+						 conn->closed, conn->aborted);
 	rc = smcr_cdc_msg_encode(&m, buf, SMCR_WR_SIZE);
 	if (rc < 0) {
 		smcr_wr_tx_put(link, idx);

@@ -219,14 +219,9 @@ static void smcr_diag_read_conn(struct smcr_sock *smc,
 
 	ci->rx_prod_flags = conn->peer_write_blocked ?
 			    SMCR_CDC_PF_WRITE_BLOCKED : 0;
-	flags = 0;
-	if (conn->peer_done_writing)
-		flags |= SMCR_CDC_CS_PEER_DONE_WRITING;
-	if (conn->peer_closed)
-		flags |= SMCR_CDC_CS_PEER_CONN_CLOSED;
-	if (conn->peer_abort)
-		flags |= SMCR_CDC_CS_PEER_CONN_ABORT;
-	ci->rx_conn_state_flags = flags;
+	ci->rx_conn_state_flags = smcr_cdc_conn_state(conn->peer_done_writing,
+						      conn->peer_closed,
+						      conn->peer_abort);
 
 	flags = 0;
 	if (READ_ONCE(conn->write_blocked))
@@ -234,14 +229,10 @@ static void smcr_diag_read_conn(struct smcr_sock *smc,
 	if (READ_ONCE(conn->urg_tx_pending))
 		flags |= SMCR_CDC_PF_URG_DATA_PENDING;
 	ci->tx_prod_flags = flags;
-	flags = 0;
-	if (READ_ONCE(conn->done_writing))
-		flags |= SMCR_CDC_CS_PEER_DONE_WRITING;
-	if (READ_ONCE(conn->closed))
-		flags |= SMCR_CDC_CS_PEER_CONN_CLOSED;
-	if (READ_ONCE(conn->aborted))
-		flags |= SMCR_CDC_CS_PEER_CONN_ABORT;
-	ci->tx_conn_state_flags = flags;
+	ci->tx_conn_state_flags =
+		smcr_cdc_conn_state(READ_ONCE(conn->done_writing),
+				    READ_ONCE(conn->closed),
+				    READ_ONCE(conn->aborted));
 
 	/* our send buffer: staged, announced to the peer, written */
 	smcr_diag_cursor(&ci->tx_prep, conn->tx_prod, conn->sndbuf.size);

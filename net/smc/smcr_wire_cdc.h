@@ -45,6 +45,15 @@
 #define SMCR_CDC_CS_PEER_CONN_ABORT	0x20	/* A: abnormal close */
 #define SMCR_CDC_CS_MASK		0xe0
 
+/* The connection state flags of one side's closing state */
+static inline u8 smcr_cdc_conn_state(bool done_writing, bool closed,
+				     bool aborted)
+{
+	return (done_writing ? SMCR_CDC_CS_PEER_DONE_WRITING : 0) |
+	       (closed ? SMCR_CDC_CS_PEER_CONN_CLOSED : 0) |
+	       (aborted ? SMCR_CDC_CS_PEER_CONN_ABORT : 0);
+}
+
 /**
  * struct smcr_cdc_cursor - an RMBE cursor (A.4)
  * @wrap: wrap sequence number, incremented whenever @count wraps
