@@ -64,12 +64,15 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct smcr_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
+	bool counted = false;
 	int rc = 0;
 
-	if (!smcr_tx_space(conn))
-		smcr_tx_count_full(smc);
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (!smcr_tx_space(conn)) {
+		if (!counted) {
+			smcr_tx_count_full(smc);
+			counted = true;
+		}
 		if (smcr_tx_stop(smc)) {
 			rc = -EPIPE;
 			break;
