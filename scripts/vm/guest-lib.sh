@@ -109,6 +109,24 @@ wait_port() {
 	done
 }
 
+# dmesg_clean: no kernel warning, oops, corruption or hung task in dmesg
+dmesg_clean() {
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption|lockdep|blocked for more than'
+}
+
+# rc_qps: how many RC queue pairs exist (rdma resource)
+rc_qps() { rdma resource show qp | grep -c 'type RC'; }
+
+# no_qps SECS: wait up to SECS until no RC queue pair is left (idle link
+# groups go after a while)
+no_qps() {
+	local deadline=$((SECONDS + $1))
+
+	while (($(rc_qps) && SECONDS < deadline)); do
+		sleep 0.5
+	done
+}
+
 # linux_smc_up SMCR_TOOL: Linux's in-tree smc.ko over the patched rdma_rxe
 # of scripts/vm/build-rxe, with the PNET entries 6.1 needs to pair rxe0
 # with eth0 (rxe does not name its net device to it). Fails when the

@@ -30,11 +30,6 @@ SMC_RUN=$SMCR_REPO/tools/smc_run/smc_run
 SMCR=$SMCR_REPO/build/tools/smcr
 GENL=$SMCR_REPO/tools/testing/selftests/net/smc/smc_genl.py
 
-# console/dmesg must not show a kernel warning
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
-}
-
 smcr_line() { grep -E '^SMCR ' /proc/net/protocols; }
 smcr_sockets() { awk '$1 == "SMCR" { print $3 }' /proc/net/protocols; }
 tcp_inuse() { awk '$1 == "TCP:" { print $3 }' /proc/net/sockstat; }

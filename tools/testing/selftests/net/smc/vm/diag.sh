@@ -35,11 +35,6 @@ EID="SMCR-DIAG"
 PORT=7600
 if [[ $SMCR_ROLE == a ]]; then OTHER=b; else OTHER=a; fi
 
-# shellcheck disable=SC2317 # called through tap_check
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption|lockdep'
-}
-
 # say CMD...: one command to smc_diag_peer.py, a failure line unless it
 # answers "ok CMD"
 say() {

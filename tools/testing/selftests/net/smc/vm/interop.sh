@@ -33,10 +33,6 @@ BYTES=${SMCR_INTEROP_BYTES:-16M}
 PEER4=$SMCR_PEER_IP
 PEER6=$SMCR_PEER_IP6
 
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
-}
-
 # server side: start "smc_peer server ARGS..." in the background, wait
 # until it listens; its pid goes to SRV_PIDS, its output to /tmp/srv.PORT
 SRV_PIDS=()

@@ -48,11 +48,6 @@ rxe_pkts() { cat $HW/sent_pkts; }
 v2_conns() { grep -c 'smcr_conn: .* v2 ' $TRACE/trace; }
 first_contacts() { grep -c 'smcr_conn: .* first contact' $TRACE/trace; }
 fallbacks() { grep -c 'smcr_fallback: ' $TRACE/trace; }
-# shellcheck disable=SC2317 # called through tap_check
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
-}
-
 # xpair SRV NAME PORT SECS SERVER... -- CLIENT...: guest SRV runs the server
 # command, the other guest the client command once the server listens.
 xpair() {

@@ -151,8 +151,7 @@ finish() {
 		sleep 2
 		tap_check "rmmod smcr" rmmod smcr
 	fi
-	tap_check "no kernel warning ($WHO)" \
-		bash -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|blocked for more than|refcount_t'"
+	tap_check "no kernel warning ($WHO)" dmesg_clean
 }
 
 setup

@@ -50,20 +50,7 @@ RUN=$SMCR_REPO/tools/smc_run/smc_run
 TRACE=/sys/kernel/tracing
 NS=pnettest
 
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
-}
-
-rc_qps() { rdma resource show qp | grep -c 'type RC'; }
 count() { grep -c -- "$1" $TRACE/trace; }
-
-# no_qps SECS: wait until the idle link groups are gone
-no_qps() {
-	local deadline=$((SECONDS + $1))
-	while (($(rc_qps) && SECONDS < deadline)); do
-		sleep 0.5
-	done
-}
 
 # The smcr commands both modules must answer alike; "nobody" runs the
 # rest of the line as an unprivileged user, "ns" in namespace $NS. Each
@@ -271,52 +258,36 @@ select_phase() {
 	barrier other-done 60
 
 	# client: a's eth0 is on a network its RoCE port is not
-	if [[ $SMCR_ROLE == a ]]; then
-		"$SMCR" pnet add PNETB eth eth0
-		"$SMCR" pnet add PNETC ib rxe0 1
-		mark "client: a declines, no SMC-R device (0x03030000)" \
-			'client fallback reason=0x03030000 '
-	else
-		mark "client: b falls back on a's decline (0x05000000, 0x03030000)" \
-			'server fallback reason=0x05000000 peer_diagnosis=0x03030000'
-	fi
-	mark "client: no SMC-R" 'smcr_conn: '
-	xfer client 7702
-	if [[ $SMCR_ROLE == a ]]; then
-		expect "client: a declines, no SMC-R device (0x03030000)" \
-			'client fallback reason=0x03030000 ' 1
-		"$SMCR" pnet flush
-	else
-		expect "client: b falls back on a's decline (0x05000000, 0x03030000)" \
-			'server fallback reason=0x05000000 peer_diagnosis=0x03030000' 1
-	fi
-	expect "client: no SMC-R" 'smcr_conn: ' 0
-	barrier client-done 60
-
+	decline client 7702 a 0x03030000
 	# server: the same on b, with SMC-Rv2 offered
 	"$SMCR" ueid add SMCR-PNET-TEST
-	if [[ $SMCR_ROLE == b ]]; then
+	decline server 7703 b 0x03030002
+	"$SMCR" ueid flush
+}
+
+# decline NAME PORT WHO CODE: WHO maps its eth0 to a PNET ID its RoCE
+# port is not on, declines with CODE, and the other side falls back on
+# that decline (0x05000000); a connects to b, no SMC-R
+decline() {
+	local name=$1 port=$2 who=$3 code=$4 role=client other=server peer=b
+	local what pattern
+	[[ $who == b ]] && role=server other=client peer=a
+	if [[ $SMCR_ROLE == "$who" ]]; then
 		"$SMCR" pnet add PNETB eth eth0
 		"$SMCR" pnet add PNETC ib rxe0 1
-		mark "server: b declines, no SMC-R device (0x03030002)" \
-			'server fallback reason=0x03030002 '
+		what="$name: $who declines, no SMC-R device ($code)"
+		pattern="$role fallback reason=$code "
 	else
-		mark "server: a falls back on b's decline (0x05000000, 0x03030002)" \
-			'client fallback reason=0x05000000 peer_diagnosis=0x03030002'
+		what="$name: $peer falls back on $who's decline (0x05000000, $code)"
+		pattern="$other fallback reason=0x05000000 peer_diagnosis=$code"
 	fi
-	mark "server: no SMC-R" 'smcr_conn: '
-	xfer server 7703
-	if [[ $SMCR_ROLE == b ]]; then
-		expect "server: b declines, no SMC-R device (0x03030002)" \
-			'server fallback reason=0x03030002 ' 1
-	else
-		expect "server: a falls back on b's decline (0x05000000, 0x03030002)" \
-			'client fallback reason=0x05000000 peer_diagnosis=0x03030002' 1
-	fi
-	expect "server: no SMC-R" 'smcr_conn: ' 0
+	mark "$what" "$pattern"
+	mark "$name: no SMC-R" 'smcr_conn: '
+	xfer "$name" "$port"
+	expect "$what" "$pattern" 1
+	expect "$name: no SMC-R" 'smcr_conn: ' 0
 	"$SMCR" pnet flush
-	"$SMCR" ueid flush
-	barrier server-done 60
+	barrier "$name-done" 60
 }
 
 # bufs: a sends from 16 KiB, b receives into 32 KiB

@@ -49,7 +49,6 @@ HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
 
 tcp_segs() { nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }'; }
 rxe_pkts() { cat $HW/sent_pkts; }
-rc_qps() { rdma resource show qp | grep -c 'type RC'; }
 lgr_created() { grep -c 'smcr_lgr: .* created' $TRACE/trace; }
 smcr_conns() { grep -c 'smcr_conn: ' $TRACE/trace; }
 fallbacks() { grep -c 'smcr_fallback: ' $TRACE/trace; }
@@ -73,11 +72,6 @@ py_pair() {
 	pair "$1" "$2" "$3" "$run" python3 "$py" server --port "$2" -- \
 		"$run" python3 "$py" client --host "$SMCR_PEER_IP" --port "$2"
 }
-# shellcheck disable=SC2317 # called through tap_check
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption'
-}
-
 # pair NAME PORT SECS SERVER... -- CLIENT...: guest b runs the server
 # command, and once it listens on PORT both guests meet at barrier NAME;
 # guest a then runs the client command. Each side's failure is reported.
@@ -222,15 +216,6 @@ splice() {
 	fb0=$(fallbacks)
 	py_pair splice 7590 120 smc_splice.py
 	over_smcr splice "$c0" "$fb0" 1
-}
-
-# no_qps SECS: wait until the idle link groups are gone (SMCR_LGR_IDLE)
-no_qps() {
-	local deadline=$((SECONDS + $1))
-
-	while (($(rc_qps) && SECONDS < deadline)); do
-		sleep 0.5
-	done
 }
 
 # many: §3.5.3, at most 255 connections per link group. Twice: the server
