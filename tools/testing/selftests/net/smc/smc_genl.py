@@ -138,8 +138,9 @@ class Genl:
         hdr = struct.pack("=IHHII", 16 + len(body), family, flags, self.seq, 0)
         self.sk.send(hdr + body)
 
-    def request(self, family, cmd, payload=b"", dump=True, version=1):
-        """Send one request; return (errno, [(flags, cmd, version, attrs)])."""
+    def exchange(self, family, cmd, payload=b"", dump=True, version=1):
+        """Send one request; return (errno, [(type, flags, payload)]) of
+        every reply to it, the final error or done message included."""
         self.send(family, cmd, payload, dump, version)
         msgs = []
         while True:
@@ -150,12 +151,18 @@ class Genl:
                 buf = buf[(n + 3) & ~3:]
                 if seq != self.seq:
                     continue
+                msgs.append((mtype, mflags, data))
                 if mtype == NLMSG_ERROR:
                     return -struct.unpack_from("=i", data)[0], msgs
                 if mtype == NLMSG_DONE:
                     return 0, msgs
-                mcmd, mver = struct.unpack_from("=BB", data)
-                msgs.append((mflags, mcmd, mver, data[4:]))
+
+    def request(self, family, cmd, payload=b"", dump=True, version=1):
+        """Send one request; return (errno, [(flags, cmd, version, attrs)])
+        of the messages before the final one."""
+        rc, msgs = self.exchange(family, cmd, payload, dump, version)
+        return rc, [(mflags,) + struct.unpack_from("=BB", data) + (data[4:],)
+                    for _, mflags, data in msgs[:-1]]
 
 
 def describe(msgs):

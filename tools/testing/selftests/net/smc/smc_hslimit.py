@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 
-from smc_pytest import main, tapper
+from smc_pytest import listener, main, tapper
 
 SOL_SMC = 286
 SMC_LIMIT_HS = 1
@@ -80,20 +80,8 @@ def echo(c):
 def listen_on(port, limit=None, backlog=1):
     """A listener on PORT; LIMIT: SMC_LIMIT_HS set before listen(), which
     is when it counts, or the default."""
-    ls = socket.socket()
-    if limit is not None:
-        ls.setsockopt(SOL_SMC, SMC_LIMIT_HS, limit)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", port))
-    ls.listen(backlog)
-    return ls
-
-
-def serve(ls, timeout):
-    ls.settimeout(timeout)
-    c, _ = ls.accept()
-    c.settimeout(60)
-    echo(c)
+    opts = () if limit is None else ((SOL_SMC, SMC_LIMIT_HS, limit),)
+    return listener(port, backlog=backlog, sockopts=opts)
 
 
 def server(a):

@@ -37,7 +37,6 @@ GET_DEV_SMCR, GEN_DEV_SMCR = 6, 6
 DEV_PORT, DEV_PORT2, DEV_IB_NAME = 8, 9, 10
 PORT_PNET_USR, PORT_PNETID = 1, 2
 
-NLM_F_REQUEST, NLM_F_MULTI, NLM_F_ACK, NLM_F_DUMP = 0x1, 0x2, 0x4, 0x300
 NLMSG_ERROR, NLMSG_DONE = 2, 3
 
 attr = smc_genl.attr
@@ -75,26 +74,7 @@ class Pnet:
     def request(self, cmd, payload=b"", dump=False):
         """(errno, [(type, flags, payload)]) of one request: for a dump
         up to its DONE, else up to the acknowledgment."""
-        g = self.g
-        g.seq += 1
-        flags = NLM_F_REQUEST | (NLM_F_DUMP if dump else NLM_F_ACK)
-        body = struct.pack("=BBH", cmd, 1, 0) + payload
-        g.sk.send(struct.pack("=IHHII", 16 + len(body), g.family, flags,
-                              g.seq, 0) + body)
-        msgs = []
-        while True:
-            buf = g.sk.recv(65536)
-            while len(buf) >= 16:
-                n, mtype, mflags, seq, _ = struct.unpack_from("=IHHII", buf)
-                data = buf[16:n]
-                buf = buf[(n + 3) & ~3:]
-                if seq != g.seq:
-                    continue
-                msgs.append((mtype, mflags, data))
-                if mtype == NLMSG_ERROR:
-                    return -struct.unpack_from("=i", data)[0], msgs
-                if mtype == NLMSG_DONE and dump:
-                    return 0, msgs
+        return self.g.exchange(self.g.family, cmd, payload, dump)
 
 
 def entries(msgs):

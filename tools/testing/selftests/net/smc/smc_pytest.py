@@ -17,9 +17,14 @@ def tapper(group):
     return tap
 
 
-def listener(port, family=socket.AF_INET, backlog=1):
-    """A listening socket on every address of FAMILY, port PORT."""
+def listener(port, family=socket.AF_INET, backlog=1, sockopts=()):
+    """A listening socket on every address of FAMILY, port PORT.
+
+    SOCKOPTS: (level, name, value) set before listen(), in that order.
+    """
     ls = socket.socket(family, socket.SOCK_STREAM)
+    for level, name, value in sockopts:
+        ls.setsockopt(level, name, value)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", port))
     ls.listen(backlog)
