@@ -84,6 +84,13 @@ def listen_on(port, limit=None, backlog=1):
     return listener(port, backlog=backlog, sockopts=opts)
 
 
+def serve(ls, timeout):
+    ls.settimeout(timeout)
+    c, _ = ls.accept()
+    c.settimeout(60)
+    echo(c)
+
+
 def server(a):
     option_checks()
     stuck = listen_on(a.port, 0, 16)
