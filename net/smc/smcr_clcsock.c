@@ -18,12 +18,35 @@
 #include "smcr_stats.h"
 #include "smcr_trace.h"
 
+/* A kernel socket holds no reference on its namespace; ours must. Once
+ * smcr_clcsock_release() let go of it, TCP may keep it for FIN_WAIT,
+ * retransmissions and TIME_WAIT, and its timers read the namespace long
+ * after the AF_SMC socket, and the last process in the namespace, are
+ * gone. Make it count like a user socket: the namespace then stays until
+ * TCP frees the socket, and TCP's children of a listening one inherit
+ * the reference.
+ */
+static void smcr_clcsock_hold_net(struct sock *clcsk)
+{
+	struct net *net = sock_net(clcsk);
+
+#ifdef SMCR_HAVE_NETNS_TRACKER_FREE
+	/* kernels that track a kernel socket's namespace without a
+	 * reference: drop that tracker before taking a counted one
+	 */
+	__netns_tracker_free(net, &clcsk->ns_tracker, false);
+#endif
+	clcsk->sk_net_refcnt = 1;
+	get_net_track(net, &clcsk->ns_tracker, GFP_KERNEL);
+	sock_inuse_add(net, 1);
+}
+
 /**
  * smcr_clcsock_create() - create the internal TCP socket of @smc
  * @smc: a new AF_SMC socket
  *
- * The TCP socket belongs to the kernel and lives in the namespace of @smc,
- * whose user reference keeps that namespace alive.
+ * The TCP socket belongs to the kernel and lives in the namespace of @smc.
+ * It holds a reference on that namespace, as a user's socket does.
  *
  * Return: 0 or a negative errno.
  */
@@ -37,6 +60,7 @@ int smcr_clcsock_create(struct smcr_sock *smc)
 			      &smc->clcsock);
 	if (rc)
 		return rc;
+	smcr_clcsock_hold_net(smc->clcsock->sk);
 	sk->sk_family = family;
 	smcr_clcsock_attach(smc);
 	return 0;
