@@ -548,6 +548,11 @@ static int smcr_setsockopt(struct socket *sock, int level, int optname,
 
 	if (level == SOL_SMC)
 		return smcr_setsockopt_smc(smc, optname, optval, optlen);
+	/* an upper layer protocol on the internal socket would see CLC
+	 * messages, or nothing at all over SMC-R: refused, as Linux does
+	 */
+	if (level == SOL_TCP && optname == TCP_ULP)
+		return -EOPNOTSUPP;
 
 	lock_sock(sk);
 	tcp = smc->clcsock;

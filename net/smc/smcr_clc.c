@@ -450,6 +450,11 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	/* the Accept must take up one of the versions we offered */
 	if (acc->version == SMCR_CLC_V2 ? !lcl->v2_ok : lcl->v1_reason)
 		return SMCR_CLC_DECL_MODEUNSUPP;
+	/* RFC 7609 C.6: a reserved QP MTU (A.2.3) means the peer has more than
+	 * we know of; validated on first contact only
+	 */
+	if (acc->first_contact && !smcr_clc_mtu_to_bytes(acc->qp_mtu))
+		return SMCR_CLC_DECL_CNFERR;
 	if (acc->version == SMCR_CLC_V2 && acc->first_contact) {
 		/* a server behind a gateway says so; the route must agree */
 		if (!acc->has_fce)
@@ -772,6 +777,11 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	    conf.type != SMCR_CLC_TYPE_CONFIRM ||
 	    conf.version != lgr->version ||
 	    smcr_clc_take_peer(smc, &conf)) {
+		rc = -EPROTO;
+		goto undo;
+	}
+	/* A.2.3: the Confirm's QP MTU, as the Accept's on the client */
+	if (fc && !smcr_clc_mtu_to_bytes(conf.qp_mtu)) {
 		rc = -EPROTO;
 		goto undo;
 	}

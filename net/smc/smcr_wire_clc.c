@@ -816,11 +816,17 @@ u8 smcr_clc_rmbe_size_compress(u32 bytes)
  * smcr_clc_rmbe_size_decompress() - 4 bit RMBE size code to bytes
  * @code: compressed size; only the low four bits are used
  *
- * Return: 16 KiB << @code (RFC 7609 A.2.3).
+ * RFC 7609 A.2.3 "Bsize": the largest size the architecture supports is
+ * 512 KiB; a peer naming a larger one breaks the protocol.
+ *
+ * Return: 16 KiB << @code, or 0 for a code past SMCR_CLC_RMBE_CODE_MAX.
  */
 u32 smcr_clc_rmbe_size_decompress(u8 code)
 {
-	return SMCR_CLC_RMBE_MIN_SIZE << (code & SMCR_NIBBLE_MAX);
+	code &= SMCR_NIBBLE_MAX;
+	if (code > SMCR_CLC_RMBE_CODE_MAX)
+		return 0;
+	return SMCR_CLC_RMBE_MIN_SIZE << code;
 }
 
 /**

@@ -1648,8 +1648,11 @@ static void test_rmbe_size(void)
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(0), 16384);
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(1), 32768);
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(5), 512 * 1024);
-	CHECK_EQ(smcr_clc_rmbe_size_decompress(15), 16384u << 15);
+	/* A.2.3: 512 KiB is the largest; codes past it are refused */
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(6), 0);
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(15), 0);
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(0x13), 131072);
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(0x1f), 0);
 }
 
 static void test_mtu(void)
