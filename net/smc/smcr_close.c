@@ -23,9 +23,22 @@
 #define SMCR_CLOSE_WAIT		(30 * HZ)
 #define SMCR_CLOSE_TX_WAIT	(5 * HZ)
 
+/* Run the close work now. Every queued run of it holds a reference on
+ * the socket and drops it when it ran: a run queued while another one
+ * executes (a CDC message arriving during smcr_close_free()) brings its
+ * own, so no reference is dropped twice.
+ */
+static void smcr_close_kick(struct smcr_sock *smc)
+{
+	sock_hold(&smc->sk);
+	/* already pending: that run holds its reference */
+	if (mod_delayed_work(smcr_hs_wq, &smc->close_work, 0))
+		sock_put(&smc->sk);
+}
+
 /**
  * smcr_conn_wake() - the peer changed the connection's state
- * @smc: connection
+ * @smc: connection, referenced by the caller
  *
  * Context: any. Wakes readers and writers; a closed connection whose peer
  * is now done too is freed.
@@ -39,7 +52,7 @@ void smcr_conn_wake(struct smcr_sock *smc)
 	sk->sk_write_space(sk);
 	if (READ_ONCE(smc->close_pending) &&
 	    (READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort)))
-		mod_delayed_work(smcr_hs_wq, &smc->close_work, 0);
+		smcr_close_kick(smc);
 }
 
 /* Give back what the connection holds on its link group */
@@ -66,10 +79,13 @@ static void smcr_close_work(struct work_struct *work)
 					     struct smcr_sock, close_work);
 
 	lock_sock(&smc->sk);
-	smcr_close_free(smc);
-	WRITE_ONCE(smc->close_pending, false);
+	/* a run queued again while one ran finds the connection freed */
+	if (smc->close_pending) {
+		smcr_close_free(smc);
+		WRITE_ONCE(smc->close_pending, false);
+	}
 	release_sock(&smc->sk);
-	sock_put(&smc->sk);	/* the reference of the wait */
+	sock_put(&smc->sk);	/* the reference of this run */
 }
 
 /* Tell the peer the connection is aborted, unless it knows its end */
@@ -186,7 +202,8 @@ void smcr_close_release(struct smcr_sock *smc)
 	/* wait for the peer's close in the background */
 	sock_hold(&smc->sk);
 	WRITE_ONCE(smc->close_pending, true);
-	queue_delayed_work(smcr_hs_wq, &smc->close_work, SMCR_CLOSE_WAIT);
-	if (READ_ONCE(conn->peer_closed))
-		mod_delayed_work(smcr_hs_wq, &smc->close_work, 0);
+	if (!queue_delayed_work(smcr_hs_wq, &smc->close_work, SMCR_CLOSE_WAIT))
+		sock_put(&smc->sk);	/* a wake-up queued it, with its own */
+	if (READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort))
+		smcr_close_kick(smc);
 }
