@@ -31,8 +31,13 @@ static void smcr_cdc_to_cursor(struct smcr_cdc_cursor *c, u64 bytes,
  */
 int smcr_cdc_get(struct smcr_sock *smc, int *idx)
 {
-	u8 *buf = smcr_wr_tx_get(&smc->conn.lgr->link, idx);
+	u8 *buf;
 
+	sock_owned_by_me(&smc->sk);
+	/* taken off its group: the link is gone */
+	if (!smc->conn.lgr)
+		return -ENOLINK;
+	buf = smcr_wr_tx_get(&smc->conn.lgr->link, idx);
 	return IS_ERR(buf) ? PTR_ERR(buf) : 0;
 }
 
@@ -129,11 +134,13 @@ void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 	sock_put(&smc->sk);
 }
 
-/* §4.7.6: the byte just before the new producer cursor is urgent */
-static void smcr_cdc_rx_urg(struct smcr_sock *smc)
+/* §4.7.6: the byte just before the new producer cursor is urgent. The
+ * RMB is there while conn->lgr is set, which the caller checked under
+ * conn->lock.
+ */
+static void smcr_cdc_rx_urg(struct smcr_sock *smc, struct smcr_link *link)
 {
 	struct smcr_conn *conn = &smc->conn;
-	struct smcr_link *link = &conn->lgr->link;
 	u64 pos = conn->rx_prod - 1;
 	u32 off = do_div(pos, conn->rmb.size);
 
@@ -191,6 +198,12 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	conn = &smc->conn;
 
 	spin_lock_bh(&conn->lock);
+	/* taken off its group meanwhile, or its buffers not there yet */
+	if (conn->lgr != link->lgr || !conn->rmb.size) {
+		spin_unlock_bh(&conn->lock);
+		sock_put(&smc->sk);
+		return;
+	}
 	/* §4.4: the peer never writes more than our RMBE holds unread */
 	rc = smcr_cdc_advance(&conn->rx_prod, &conn->peer_prod, &m.prod,
 			      conn->rmb.size, conn->rx_cons + conn->rmb.size);
@@ -201,7 +214,7 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	urg = !rc && (m.prod_flags & SMCR_CDC_PF_URG_DATA_PRESENT) &&
 	      conn->rx_prod > conn->rx_cons;
 	if (urg)
-		smcr_cdc_rx_urg(smc);
+		smcr_cdc_rx_urg(smc, link);
 	if (m.conn_state_flags & SMCR_CDC_CS_PEER_DONE_WRITING)
 		conn->peer_done_writing = true;
 	if (m.conn_state_flags & SMCR_CDC_CS_PEER_CONN_CLOSED)

@@ -336,6 +336,12 @@ err:
 	return -ENOMEM;
 }
 
+/* Device removal must not wait for applications: the groups on the
+ * device end and their connections are aborted and taken off them, which
+ * frees every link on it (smcr_lgr_terminate_all()). Only a handshake
+ * that found the device before it was unlisted can still add a group;
+ * its waits are bounded, and the next round ends what it created.
+ */
 static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 {
 	struct smcr_ibdev *dev = data;
@@ -343,9 +349,10 @@ static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 	mutex_lock(&smcr_ib_lock);
 	list_del(&dev->list);
 	mutex_unlock(&smcr_ib_lock);
-	/* the groups on it go first; connections on them see an abort */
-	smcr_lgr_terminate_all(dev);
-	wait_event(smcr_ib_unused, !READ_ONCE(dev->links));
+	do {
+		smcr_lgr_terminate_all(dev);
+	} while (!wait_event_timeout(smcr_ib_unused, !READ_ONCE(dev->links),
+				     HZ));
 	smcr_ib_free_dev(dev);
 }
 

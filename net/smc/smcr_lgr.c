@@ -66,6 +66,36 @@ static u32 smcr_buf_size(struct sock *sk, int val, int lock)
 	return roundup_pow_of_two(size);
 }
 
+static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
+			     enum dma_data_direction dir)
+{
+	if (buf->mr) {
+		ib_dereg_mr(buf->mr);
+		buf->mr = NULL;
+	}
+	if (buf->dma) {
+		ib_dma_unmap_single(ibdev, buf->dma, buf->size, dir);
+		buf->dma = 0;
+	}
+	if (buf->cpu) {
+		free_pages((unsigned long)buf->cpu, get_order(buf->size));
+		buf->cpu = NULL;
+	}
+}
+
+/* The QP is gone: no write reads the parked send buffers any more */
+static void smcr_lgr_free_parked(struct smcr_lgr *lgr)
+{
+	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
+	struct smcr_buf_park *park, *tmp;
+
+	list_for_each_entry_safe(park, tmp, &lgr->parked, list) {
+		list_del(&park->list);
+		smcr_buf_release(ibdev, &park->buf, DMA_TO_DEVICE);
+		kfree(park);
+	}
+}
+
 static void smcr_lgr_release(struct kref *kref)
 {
 	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
@@ -73,6 +103,7 @@ static void smcr_lgr_release(struct kref *kref)
 	trace_smcr_lgr(lgr, "freed");
 	cancel_delayed_work_sync(&lgr->link.testlink_work);
 	smcr_link_clear(&lgr->link);
+	smcr_lgr_free_parked(lgr);
 	smcr_ib_put_port(&lgr->link.port);
 	xa_destroy(&lgr->conns);
 	kfree(lgr);
@@ -208,6 +239,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	kref_init(&lgr->kref);
 	spin_lock_init(&lgr->lock);
 	INIT_LIST_HEAD(&lgr->list);
+	INIT_LIST_HEAD(&lgr->parked);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
 	lgr->server = server;
@@ -310,6 +342,8 @@ static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
 		spin_unlock(&smc->conn.lock);
 		smc->sk.sk_err = ECONNABORTED;
 		smc->sk.sk_state_change(&smc->sk);
+		/* a closed one waiting for its peer is freed now */
+		smcr_conn_wake(smc);
 	}
 	spin_unlock_bh(&lgr->lock);
 }
@@ -339,9 +373,43 @@ void smcr_lgr_terminate(struct smcr_lgr *lgr)
 		smcr_lgr_put(lgr);
 }
 
+/* Take every connection off a terminated group now, instead of when its
+ * socket closes: each gives its buffers and its reference on the group
+ * back, so the group, its link and its device reference go at once, and
+ * an application that never closes its socket cannot hold the device.
+ * The sockets stay, aborted (smcr_lgr_abort_conns()).
+ */
+static void smcr_lgr_detach_conns(struct smcr_lgr *lgr)
+{
+	struct smcr_sock *smc;
+	unsigned long token;
+
+	for (;;) {
+		token = 0;
+		spin_lock_bh(&lgr->lock);
+		smc = xa_find(&lgr->conns, &token, ULONG_MAX, XA_PRESENT);
+		if (smc)
+			sock_hold(&smc->sk);
+		spin_unlock_bh(&lgr->lock);
+		if (!smc)
+			return;
+		/* the owner of the socket lock waits for nothing on a
+		 * terminated group for long: the link is down
+		 */
+		lock_sock(&smc->sk);
+		if (smc->conn.lgr == lgr)
+			smcr_conn_unregister(smc);
+		release_sock(&smc->sk);
+		sock_put(&smc->sk);
+	}
+}
+
 /**
  * smcr_lgr_terminate_all() - end every group, or those on one device
  * @dev: device going away, or NULL for all (module unload)
+ *
+ * The groups' connections are aborted and taken off them; the groups go
+ * once nothing else holds them.
  *
  * Context: process.
  */
@@ -361,6 +429,7 @@ found:
 		spin_unlock_bh(&smcr_lgrs_lock);
 		smcr_lgr_cancel_free(lgr, true);
 		smcr_lgr_terminate(lgr);
+		smcr_lgr_detach_conns(lgr);
 		smcr_lgr_put(lgr);
 	}
 }
@@ -418,29 +487,70 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	return 0;
 }
 
+/* Free a connection's buffers, taken off it already. Writes out of the
+ * send buffer that have not completed (no CDC message after them did)
+ * may still be read by the QP: then the group keeps the buffer until the
+ * QP is destroyed. The RMB can go: deregistering its memory region
+ * revokes the peer's access.
+ */
+static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_conn *conn,
+				bool tx_busy)
+{
+	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
+	struct smcr_buf_park *park = conn->park;
+
+	conn->park = NULL;
+	smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
+	if (tx_busy && park && conn->sndbuf.cpu) {
+		park->buf = conn->sndbuf;
+		conn->sndbuf.cpu = NULL;
+		conn->sndbuf.dma = 0;
+		spin_lock_bh(&lgr->lock);
+		list_add_tail(&park->list, &lgr->parked);
+		spin_unlock_bh(&lgr->lock);
+		trace_smcr_lgr(lgr, "send buffer parked");
+		return;
+	}
+	kfree(park);
+	smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
+}
+
 /**
  * smcr_conn_unregister() - take a connection off its group
- * @smc: the connection's socket
+ * @smc: the connection's socket, locked
  *
- * Context: process. The group stays SMCR_LGR_IDLE without connections.
+ * The receive path finds the connection no more and, once @conn->lgr is
+ * cleared under the connection's lock, touches its RMB no more; then the
+ * buffers go.
+ *
+ * Context: process. Without connections a group stays SMCR_LGR_IDLE, a
+ * terminated one goes at once.
  */
 void smcr_conn_unregister(struct smcr_sock *smc)
 {
-	struct smcr_lgr *lgr = smc->conn.lgr;
-	bool idle;
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_lgr *lgr = conn->lgr;
+	bool idle, tx_busy;
 
+	sock_owned_by_me(&smc->sk);
 	if (!lgr)
 		return;
 	spin_lock_bh(&lgr->lock);
-	xa_erase(&lgr->conns, smc->conn.token);
-	idle = !--lgr->conns_num;
+	xa_erase(&lgr->conns, conn->token);
+	/* a terminated group is unlisted already: it goes with its last
+	 * reference, not after an idle wait
+	 */
+	idle = !--lgr->conns_num && !lgr->terminating;
 	spin_unlock_bh(&lgr->lock);
-	smcr_buf_free(smc);
+
+	spin_lock_bh(&conn->lock);
+	conn->lgr = NULL;
+	tx_busy = conn->tx_done < conn->tx_prod;
+	spin_unlock_bh(&conn->lock);
+
+	smcr_conn_free_bufs(lgr, conn, tx_busy);
 	if (idle)
 		smcr_lgr_schedule_free(lgr, SMCR_LGR_IDLE);
-	spin_lock_bh(&smc->conn.lock);
-	smc->conn.lgr = NULL;
-	spin_unlock_bh(&smc->conn.lock);
 	smcr_lgr_put(lgr);
 }
 
@@ -464,31 +574,17 @@ struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token)
 	return smc;
 }
 
-static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
-			     enum dma_data_direction dir)
-{
-	if (buf->mr) {
-		ib_dereg_mr(buf->mr);
-		buf->mr = NULL;
-	}
-	if (buf->dma) {
-		ib_dma_unmap_single(ibdev, buf->dma, buf->size, dir);
-		buf->dma = 0;
-	}
-	if (buf->cpu) {
-		free_pages((unsigned long)buf->cpu, get_order(buf->size));
-		buf->cpu = NULL;
-	}
-}
-
+/* The size is set only once the memory exists: a connection with a
+ * size and no buffer would let the receive path read through NULL
+ */
 static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
 			u32 size, enum dma_data_direction dir)
 {
-	buf->size = size;
 	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
 					    __GFP_NOWARN, get_order(size));
 	if (!buf->cpu)
 		return -ENOMEM;
+	buf->size = size;
 	buf->dma = ib_dma_map_single(ibdev, buf->cpu, size, dir);
 	if (ib_dma_mapping_error(ibdev, buf->dma)) {
 		buf->dma = 0;
@@ -516,6 +612,9 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	u32 size;
 	int rc;
 
+	conn->park = kzalloc(sizeof(*conn->park), GFP_KERNEL);
+	if (!conn->park)
+		return -ENOMEM;
 	size = smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf), SOCK_RCVBUF_LOCK);
 	rc = smcr_buf_get(ibdev, &conn->rmb, size, DMA_FROM_DEVICE);
 	if (!rc)
@@ -601,17 +700,11 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 }
 
 /**
- * smcr_buf_free() - free the buffers of a connection
- * @smc: connection, its group still referenced
+ * smcr_buf_free() - free the buffers of a connection that never sent
+ * @smc: connection registered on its group
  */
 void smcr_buf_free(struct smcr_sock *smc)
 {
-	struct smcr_conn *conn = &smc->conn;
-	struct ib_device *ibdev;
-
-	if (!conn->lgr)
-		return;
-	ibdev = conn->lgr->link.port.dev->ibdev;
-	smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
-	smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
+	if (smc->conn.lgr)
+		smcr_conn_free_bufs(smc->conn.lgr, &smc->conn, false);
 }

@@ -189,7 +189,7 @@ struct smcr_link {
  * struct smcr_buf - an RMB or a send buffer (§2.4)
  * @cpu: kernel address
  * @dma: DMA address
- * @size: bytes
+ * @size: bytes; set once the buffer exists, 0 before
  * @mr: memory region for remote writes (RMBs only)
  */
 struct smcr_buf {
@@ -197,6 +197,20 @@ struct smcr_buf {
 	u64		dma;
 	u32		size;
 	struct ib_mr	*mr;
+};
+
+/**
+ * struct smcr_buf_park - a send buffer waiting for its link's QP to go
+ * @list: link in the group's @parked list
+ * @buf: the buffer, taken over from its connection
+ *
+ * RDMA writes read a send buffer by DMA address, without a memory region
+ * that deregistration could revoke: the buffer of a connection that goes
+ * while some of its writes have not completed must outlive the QP.
+ */
+struct smcr_buf_park {
+	struct list_head	list;
+	struct smcr_buf		buf;
 };
 
 /**
@@ -226,6 +240,9 @@ struct smcr_buf {
  * @testlink_time: jiffies between TEST LINK probes of its link, <= 0 for
  *	none: net.smc.smcr_testlink_time of the first connection's namespace
  * @free_work: frees an idle group, or ends a terminated one
+ * @parked: send buffers of gone connections that writes may still read
+ *	(struct smcr_buf_park), freed once the link's QP is destroyed;
+ *	under @lock
  */
 struct smcr_lgr {
 	struct list_head	list;
@@ -247,6 +264,7 @@ struct smcr_lgr {
 	bool			terminating;
 	int			testlink_time;
 	struct delayed_work	free_work;
+	struct list_head	parked;
 };
 
 /**
@@ -266,10 +284,14 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
 /**
  * struct smcr_conn - the SMC-R state of a connection (§4)
  * @lgr: link group, referenced while set; changed under @lock as well,
- *	so that sock_diag can read the group without the socket lock
+ *	so that sock_diag and the receive path can read the group without
+ *	the socket lock. Cleared before the buffers go: whoever found it set
+ *	under @lock may use @rmb until it drops @lock.
  * @token: our alert token: the peer's CDC messages name us by it
  * @rmb: our RMB element, the peer writes into it
  * @sndbuf: where sendmsg stages data before the RDMA write
+ * @park: allocated with the buffers, so that a connection can leave its
+ *	send buffer to the group without needing memory (smcr_buf_park)
  * @peer_token: the peer's alert token
  * @peer_rkey: rkey of the peer's RMB
  * @peer_rmb: address of the peer's RMB element
@@ -311,6 +333,7 @@ struct smcr_conn {
 	u32			token;
 	struct smcr_buf		rmb;
 	struct smcr_buf		sndbuf;
+	struct smcr_buf_park	*park;
 	u32			peer_token;
 	u32			peer_rkey;
 	u64			peer_rmb;

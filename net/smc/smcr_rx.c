@@ -135,9 +135,9 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct smcr_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	struct smcr_link *link = &conn->lgr->link;
 	size_t copied = 0, target;
 	u64 peek = conn->rx_cons, avail;
+	struct smcr_link *link;
 	long timeo;
 	int rc = 0;
 
@@ -157,6 +157,14 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 		u64 pos = peek, mark;
 		u32 off, n;
 
+		/* taken off its group while we waited (device removal):
+		 * the RMB went with it
+		 */
+		if (!conn->lgr) {
+			rc = -ECONNRESET;
+			break;
+		}
+		link = &conn->lgr->link;
 		avail = smcr_rx_avail(conn) - (peek - conn->rx_cons);
 		if (!avail) {
 			if (copied >= target || smcr_rx_done(smc))

@@ -139,6 +139,9 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 	int rc = 0;
 
 	sock_owned_by_me(sk);
+	/* taken off its group (device removal): aborted */
+	if (!conn->lgr)
+		return -EPIPE;
 	/* §4.7.5: the last byte of an MSG_OOB send is urgent; until it is
 	 * written the peer sees urgent data pending
 	 */
