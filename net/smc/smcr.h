@@ -117,6 +117,7 @@ static inline struct smcr_sock *smcr_sk(const struct sock *sk)
 
 extern struct proto smcr_proto;
 extern struct workqueue_struct *smcr_hs_wq;
+extern struct workqueue_struct *smcr_llc_wq;
 
 /* smcr_af.c */
 struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol);
@@ -192,6 +193,7 @@ void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
 void smcr_llc_delete_link(struct smcr_link *link);
 void smcr_llc_testlink_start(struct smcr_link *link);
 void smcr_llc_testlink_work(struct work_struct *work);
+void smcr_llc_req_work(struct work_struct *work);
 int smcr_llc_confirm_link_server(struct smcr_link *link);
 int smcr_llc_confirm_link_client(struct smcr_link *link,
 				 int (*before_resp)(void *arg), void *arg);

@@ -256,6 +256,8 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	lgr->link.state = SMCR_LINK_ACTIVATING;
 	INIT_WORK(&lgr->link.fail_work, smcr_link_fail_work);
 	INIT_DELAYED_WORK(&lgr->link.testlink_work, smcr_llc_testlink_work);
+	INIT_WORK(&lgr->link.llc_work, smcr_llc_req_work);
+	spin_lock_init(&lgr->link.llc_req_lock);
 
 	rc = smcr_link_init(&lgr->link);
 	if (rc) {

@@ -29,6 +29,10 @@
 #define SMCR_WR_RX_SLOTS	48	/* receive buffers posted per link */
 #define SMCR_WR_TX_WAIT		(10 * HZ)
 #define SMCR_LLC_WAIT		(6 * HZ)	/* App. C.7: LLC answer timeout */
+/* A peer's LLC requests waiting for an answer, per link. §3.5.5.3 allows
+ * one exchange at a time; a peer flooding past this is not answered.
+ */
+#define SMCR_LLC_REQS		8
 #define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
 #define SMCR_LGR_IDLE		(10 * HZ)	/* unused groups then go */
 
@@ -136,6 +140,14 @@ struct smcr_wr_tx {
  * @llc_expect: LLC type (with SMCR_LLC_EXPECT_RESP for a response) the
  *	waiter of @llc_done expects, 0 when nobody waits
  * @llc_done: completed when @llc_resp arrived
+ * @llc_reqs: the peer's requests to answer, a ring of SMCR_LLC_REQS
+ * @llc_req_head: index of the oldest request in @llc_reqs
+ * @llc_req_cnt: requests in @llc_reqs
+ * @llc_req_queued: @llc_work is queued or running and will see every
+ *	request in @llc_reqs; it holds a reference on the group then
+ * @llc_req_lock: protects @llc_reqs, @llc_req_head, @llc_req_cnt and
+ *	@llc_req_queued
+ * @llc_work: answers the requests in @llc_reqs, oldest first
  * @reg_done: completed by a memory registration
  * @reg_cqe: completion entry of memory registrations
  * @reg_lock: one memory registration at a time on the link
@@ -176,6 +188,12 @@ struct smcr_link {
 	u8			llc_resp[SMCR_WR_SIZE];
 	u16			llc_expect;
 	struct completion	llc_done;
+	u8			llc_reqs[SMCR_LLC_REQS][SMCR_WR_SIZE];
+	u8			llc_req_head;
+	u8			llc_req_cnt;
+	bool			llc_req_queued;
+	spinlock_t		llc_req_lock;	/* see above */
+	struct work_struct	llc_work;
 
 	struct completion	reg_done;
 	struct ib_cqe		reg_cqe;

@@ -24,18 +24,6 @@
 /* llc_expect value of a response: the type with this bit added */
 #define SMCR_LLC_EXPECT_RESP	0x100
 
-/**
- * struct smcr_llc_req - a peer's LLC request, answered in process context
- * @work: the work item
- * @link: link it came in on; its group is referenced
- * @msg: the message
- */
-struct smcr_llc_req {
-	struct work_struct	work;
-	struct smcr_link	*link;
-	u8			msg[SMCR_WR_SIZE];
-};
-
 /* Send @m framed in the LLC version of @link's group */
 static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 {
@@ -61,15 +49,13 @@ static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 	return smcr_wr_tx_send(link, idx, NULL);
 }
 
-static void smcr_llc_req_work(struct work_struct *work)
+/* Answer one request of the peer */
+static void smcr_llc_answer(struct smcr_link *link, const u8 *msg)
 {
-	struct smcr_llc_req *req = container_of(work, struct smcr_llc_req,
-						work);
-	struct smcr_link *link = req->link;
 	struct smcr_llc_msg m;
 
-	if (smcr_llc_decode(req->msg, SMCR_WR_SIZE, &m))
-		goto out;
+	if (smcr_llc_decode(msg, SMCR_WR_SIZE, &m))
+		return;
 	switch (m.type) {
 	case SMCR_LLC_TYPE_TEST_LINK:
 		/* A.3.8: echo the user data back */
@@ -106,9 +92,71 @@ static void smcr_llc_req_work(struct work_struct *work)
 	default:
 		break;
 	}
-out:
+}
+
+/* Take the oldest request off the ring; false when it is empty, and the
+ * work then ends: the next request queues it again
+ */
+static bool smcr_llc_req_pop(struct smcr_link *link, u8 *msg)
+{
+	bool found;
+
+	spin_lock_bh(&link->llc_req_lock);
+	found = link->llc_req_cnt;
+	if (found) {
+		memcpy(msg, link->llc_reqs[link->llc_req_head], SMCR_WR_SIZE);
+		link->llc_req_head = (link->llc_req_head + 1) % SMCR_LLC_REQS;
+		link->llc_req_cnt--;
+	} else {
+		link->llc_req_queued = false;
+	}
+	spin_unlock_bh(&link->llc_req_lock);
+	return found;
+}
+
+/**
+ * smcr_llc_req_work() - answer the peer's LLC requests of a link
+ * @work: the link's llc_work
+ *
+ * One work item per link, however many requests come: a peer's flood
+ * occupies one worker and SMCR_LLC_REQS messages, never the handshakes'
+ * workqueue or unbounded memory.
+ */
+void smcr_llc_req_work(struct work_struct *work)
+{
+	struct smcr_link *link = container_of(work, struct smcr_link,
+					      llc_work);
+	u8 msg[SMCR_WR_SIZE];
+
+	while (smcr_llc_req_pop(link, msg))
+		smcr_llc_answer(link, msg);
+	/* the reference taken when the work was queued */
 	smcr_lgr_put(link->lgr);
-	kfree(req);
+}
+
+/* Keep a request for smcr_llc_req_work(); Context: softirq */
+static void smcr_llc_req_queue(struct smcr_link *link, const u8 *msg)
+{
+	bool queue, full;
+
+	spin_lock(&link->llc_req_lock);
+	full = link->llc_req_cnt == SMCR_LLC_REQS;
+	if (!full) {
+		memcpy(link->llc_reqs[(link->llc_req_head + link->llc_req_cnt) %
+				      SMCR_LLC_REQS], msg, SMCR_WR_SIZE);
+		link->llc_req_cnt++;
+	}
+	queue = !full && !link->llc_req_queued;
+	/* a message racing the group's last put is dropped with it */
+	if (queue && kref_get_unless_zero(&link->lgr->kref))
+		link->llc_req_queued = true;
+	else
+		queue = false;
+	spin_unlock(&link->llc_req_lock);
+	if (full)
+		trace_smcr_llc_drop(link, msg[0]);
+	if (queue)
+		queue_work(smcr_llc_wq, &link->llc_work);
 }
 
 /**
@@ -120,7 +168,6 @@ out:
  */
 void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 {
-	struct smcr_llc_req *req;
 	struct smcr_llc_hdr hdr;
 	u16 key;
 
@@ -147,18 +194,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 		return;
 	}
 
-	req = kmalloc(sizeof(*req), GFP_ATOMIC);
-	if (!req)
-		return;
-	/* a message racing the group's last put is dropped with it */
-	if (!kref_get_unless_zero(&link->lgr->kref)) {
-		kfree(req);
-		return;
-	}
-	INIT_WORK(&req->work, smcr_llc_req_work);
-	req->link = link;
-	memcpy(req->msg, msg, SMCR_WR_SIZE);
-	queue_work(smcr_hs_wq, &req->work);
+	smcr_llc_req_queue(link, msg);
 }
 
 /**
@@ -362,7 +398,10 @@ void smcr_llc_testlink_work(struct work_struct *work)
 	rc = smcr_llc_send(link, &m);
 	if (!rc)
 		rc = smcr_llc_wait(link, &m);
-	if (rc == -ETIMEDOUT || rc == -ENOLINK) {
+	/* no answer, or not even a free send slot for the probe in
+	 * SMCR_WR_TX_WAIT (-EBUSY): the link does not carry traffic
+	 */
+	if (rc) {
 		smcr_link_fail(link);
 		return;
 	}

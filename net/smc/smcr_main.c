@@ -35,6 +35,11 @@ struct proto smcr_proto = {
  */
 struct workqueue_struct *smcr_hs_wq;
 
+/* Answers to the peers' LLC requests, one work item per link at most:
+ * apart from the handshakes, so a peer's flood cannot stall them
+ */
+struct workqueue_struct *smcr_llc_wq;
+
 static int __init smcr_init(void)
 {
 	int rc;
@@ -47,6 +52,11 @@ static int __init smcr_init(void)
 	if (!smcr_hs_wq) {
 		rc = -ENOMEM;
 		goto out_proto;
+	}
+	smcr_llc_wq = alloc_workqueue("smcr_llc", WQ_UNBOUND, 0);
+	if (!smcr_llc_wq) {
+		rc = -ENOMEM;
+		goto out_hs_wq;
 	}
 
 	rc = smcr_ib_init();
@@ -91,6 +101,7 @@ out_af:
 	smcr_af_exit();
 	smcr_lgr_terminate_all(NULL);
 	flush_workqueue(smcr_hs_wq);
+	flush_workqueue(smcr_llc_wq);
 out_diag:
 	smcr_diag_exit();
 out_stats:
@@ -98,6 +109,8 @@ out_stats:
 out_ib:
 	smcr_ib_exit();
 out_wq:
+	destroy_workqueue(smcr_llc_wq);
+out_hs_wq:
 	destroy_workqueue(smcr_hs_wq);
 out_proto:
 	proto_unregister(&smcr_proto);
@@ -117,8 +130,10 @@ static void __exit smcr_exit(void)
 	/* no socket is left: only idle link groups */
 	smcr_lgr_terminate_all(NULL);
 	flush_workqueue(smcr_hs_wq);
+	flush_workqueue(smcr_llc_wq);
 	smcr_stats_exit();
 	smcr_ib_exit();
+	destroy_workqueue(smcr_llc_wq);
 	destroy_workqueue(smcr_hs_wq);
 	proto_unregister(&smcr_proto);
 }

@@ -190,6 +190,18 @@ TRACE_EVENT(smcr_llc,
 		      __entry->resp ? "response" : "request")
 );
 
+/* A peer's LLC request dropped: SMCR_LLC_REQS of its requests wait */
+TRACE_EVENT(smcr_llc_drop,
+	    TP_PROTO(const struct smcr_link *link, u8 type),
+	    TP_ARGS(link, type),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u8, type)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->type = type;),
+	    TP_printk("lgr=%p type=%u: too many requests unanswered",
+		      __entry->lgr, __entry->type)
+);
+
 #endif /* SMCR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
