@@ -171,7 +171,8 @@ struct ib_cqe *smcr_link_write_cqe(void);
 extern struct mutex smcr_lgr_server_lock;
 extern struct mutex smcr_lgr_client_lock;
 struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
-			       const u8 *peer_gid, u32 peer_qpn);
+			       const u8 *peer_gid,
+			       u32 peer_qpn, struct mutex *lock);
 struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 				 struct smcr_ib_port *port);
 void smcr_lgr_put(struct smcr_lgr *lgr);

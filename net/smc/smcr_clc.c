@@ -471,13 +471,16 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		}
 	}
 
+	/* only the choice of the group is serialized: no wait for the
+	 * server happens under the lock
+	 */
 	mutex_lock(&smcr_lgr_client_lock);
 	if (acc->first_contact) {
 		lgr = smcr_lgr_create(false, acc->version, acc->peer_id,
 				      &lcl->port);
 		if (IS_ERR(lgr)) {
-			rc = SMCR_CLC_DECL_MEM;
-			goto out;
+			mutex_unlock(&smcr_lgr_client_lock);
+			return SMCR_CLC_DECL_MEM;
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
 		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
@@ -493,17 +496,21 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	} else {
 		smcr_ib_put_port(&lcl->port);
 		lgr = smcr_lgr_find(false, acc->version, acc->peer_id,
-				    acc->gid, acc->qpn);
+				    acc->gid, acc->qpn, &smcr_lgr_client_lock);
 		if (!lgr) {
-			rc = SMCR_CLC_DECL_NOSRVLINK;
-			goto out;
+			mutex_unlock(&smcr_lgr_client_lock);
+			return SMCR_CLC_DECL_NOSRVLINK;
 		}
 		link = &lgr->link;
 	}
-	if (smcr_conn_register(lgr, smc)) {
+	rc = smcr_conn_register(lgr, smc);
+	mutex_unlock(&smcr_lgr_client_lock);
+	if (rc) {
+		/* a new group goes with its last reference */
+		if (acc->first_contact)
+			smcr_lgr_terminate(lgr);
 		smcr_lgr_put(lgr);
-		rc = SMCR_CLC_DECL_MEM;
-		goto out;
+		return SMCR_CLC_DECL_MEM;
 	}
 	/* no memory for the buffers has a code of its own, as on the server */
 	rc = smcr_buf_alloc(smc) ? SMCR_CLC_DECL_MEM : 0;
@@ -536,7 +543,6 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		smcr_stats_hs_done(smc);
 	}
 out:
-	mutex_unlock(&smcr_lgr_client_lock);
 	return rc;
 }
 
@@ -730,15 +736,19 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 
 	/* SMC-Rv2 names the client's end by the GID of its extension */
 	peer_gid = lcl->version == SMCR_CLC_V2 ? peer->v2_gid : peer->gid;
+	/* only the choice of the group is serialized: a client that goes
+	 * silent after our Accept holds up nobody else's handshake
+	 */
 	mutex_lock(&smcr_lgr_server_lock);
-	lgr = smcr_lgr_find(true, lcl->version, peer->peer_id, peer_gid, 0);
+	lgr = smcr_lgr_find(true, lcl->version, peer->peer_id, peer_gid, 0,
+			    &smcr_lgr_server_lock);
 	fc = !lgr;
 	if (fc) {
 		lgr = smcr_lgr_create(true, lcl->version, peer->peer_id,
 				      &lcl->port);
 		if (IS_ERR(lgr)) {
-			rc = SMCR_CLC_DECL_MEM;
-			goto out;
+			mutex_unlock(&smcr_lgr_server_lock);
+			return SMCR_CLC_DECL_MEM;
 		}
 		lgr->uses_gateway = lcl->uses_gateway;
 		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
@@ -747,10 +757,14 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		memcpy(lgr->link.peer_mac, peer->mac, ETH_ALEN);
 	}
 	link = &lgr->link;
-	if (smcr_conn_register(lgr, smc)) {
+	rc = smcr_conn_register(lgr, smc);
+	mutex_unlock(&smcr_lgr_server_lock);
+	if (rc) {
+		/* a new group goes with its last reference */
+		if (fc)
+			smcr_lgr_terminate(lgr);
 		smcr_lgr_put(lgr);
-		rc = SMCR_CLC_DECL_MEM;
-		goto out;
+		return SMCR_CLC_DECL_MEM;
 	}
 	rc = smcr_buf_alloc(smc);
 	/* the client may write as soon as it has our Accept */
@@ -811,12 +825,9 @@ undo:
 	if (rc < 0 && rc != -EPROTO)
 		rc = -ECONNABORTED;
 out:
-	/* up for the client: queue it for accept() before the next
-	 * handshake can end (smcr_listen.c)
-	 */
+	/* up for the client: queue it for accept() at once (smcr_listen.c) */
 	if (rc == 0 || rc == 1)
 		smcr_accept_enqueue(smc);
-	mutex_unlock(&smcr_lgr_server_lock);
 	return rc;
 }
 

@@ -33,13 +33,20 @@ static DEFINE_SPINLOCK(smcr_lgrs_lock);
 #define SMCR_LGR_ID_STEP	256
 static atomic_t smcr_lgr_last_id = ATOMIC_INIT(0);
 
-/* One handshake at a time per role: the second connection to a peer must
- * find the group the first one is creating. A server handshake that ends
- * with the connection up queues its child for accept() before it lets go
- * of the lock, so accept() follows the order handshakes end in.
+/* Per role, one handshake at a time picks or creates its group and joins
+ * it: the second connection to a peer must find the group the first one
+ * is creating. Nothing under these locks waits for a peer: a handshake
+ * lets go before it talks to the peer again, and one that finds a group
+ * still being set up waits for it without the lock (smcr_lgr_find()).
  */
-DEFINE_MUTEX(smcr_lgr_server_lock);	/* serializes server handshakes */
-DEFINE_MUTEX(smcr_lgr_client_lock);	/* serializes client handshakes */
+DEFINE_MUTEX(smcr_lgr_server_lock);	/* server handshakes choose groups */
+DEFINE_MUTEX(smcr_lgr_client_lock);	/* client handshakes choose groups */
+
+/* How long a handshake waits for a group to the same peer that another
+ * handshake is setting up, before it sets up one of its own: less than a
+ * client's wait for the CLC Accept (Linux's is 2 s)
+ */
+#define SMCR_LGR_SETUP_WAIT	HZ
 
 /* RMB element and send buffer size of every namespace, if not 0 (§4.2
  * leaves it open); by default net.smc.rmem and net.smc.wmem decide
@@ -181,6 +188,42 @@ static void smcr_link_fail_work(struct work_struct *work)
 	smcr_lgr_put(link->lgr);
 }
 
+/* A listed group to the peer that is active, else one still being set
+ * up (@setup), each with a reference
+ */
+static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
+					const u8 *peer_id, const u8 *peer_gid,
+					u32 peer_qpn, struct smcr_lgr **setup)
+{
+	struct smcr_lgr *lgr, *found = NULL;
+	int state;
+
+	*setup = NULL;
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		state = READ_ONCE(lgr->link.state);
+		if (lgr->server != server || lgr->version != version ||
+		    lgr->terminating || state == SMCR_LINK_DOWN ||
+		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
+		    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) ||
+		    memcmp(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN) ||
+		    (peer_qpn && lgr->link.peer_qpn != peer_qpn))
+			continue;
+		if (state == SMCR_LINK_ACTIVE) {
+			found = lgr;
+			break;
+		}
+		if (!*setup)
+			*setup = lgr;
+	}
+	if (found)
+		*setup = NULL;
+	if (found || *setup)
+		kref_get(found ? &found->kref : &(*setup)->kref);
+	spin_unlock_bh(&smcr_lgrs_lock);
+	return found;
+}
+
 /**
  * smcr_lgr_find() - a group to the peer a new connection can join
  * @server: our role in the group
@@ -188,30 +231,38 @@ static void smcr_link_fail_work(struct work_struct *work)
  * @peer_id: the peer's peer ID
  * @peer_gid: GID of the peer's end of the link
  * @peer_qpn: the peer's QP number, or 0 not to compare it
+ * @lock: the role's handshake lock, held; let go of while waiting
  *
- * Return: the group with a reference, or NULL.
+ * A group to the same peer that another handshake is setting up is
+ * waited for, up to SMCR_LGR_SETUP_WAIT, without @lock: a silent peer
+ * holds up its own connections for that long, and nobody else's.
+ *
+ * Return: an active group with a reference, or NULL.
  */
 struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
-			       const u8 *peer_gid, u32 peer_qpn)
+			       const u8 *peer_gid,
+			       u32 peer_qpn, struct mutex *lock)
 {
-	struct smcr_lgr *lgr, *found = NULL;
+	long left = SMCR_LGR_SETUP_WAIT;
+	struct smcr_lgr *lgr, *setup;
 
-	spin_lock_bh(&smcr_lgrs_lock);
-	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		if (lgr->server != server || lgr->version != version ||
-		    lgr->terminating ||
-		    READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE ||
-		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
-		    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) ||
-		    memcmp(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN) ||
-		    (peer_qpn && lgr->link.peer_qpn != peer_qpn))
-			continue;
-		kref_get(&lgr->kref);
-		found = lgr;
-		break;
+	lockdep_assert_held(lock);
+	for (;;) {
+		lgr = smcr_lgr_lookup(server, version, peer_id, peer_gid,
+				      peer_qpn, &setup);
+		if (lgr || !setup || !left)
+			break;
+		mutex_unlock(lock);
+		/* the link's state changes wake tx_wait */
+		left = wait_event_timeout(setup->link.tx_wait,
+					  READ_ONCE(setup->link.state) !=
+					  SMCR_LINK_ACTIVATING, left);
+		smcr_lgr_put(setup);
+		mutex_lock(lock);
 	}
-	spin_unlock_bh(&smcr_lgrs_lock);
-	return found;
+	if (setup)
+		smcr_lgr_put(setup);
+	return lgr;
 }
 
 /**

@@ -124,7 +124,8 @@ struct smcr_wr_tx {
  * @tx_dma: DMA address of @tx_bufs
  * @tx_slots: per-slot completion entries
  * @tx_busy: bitmap of slots in use (atomic bit ops)
- * @tx_wait: waiters for a free slot and for slot completion
+ * @tx_wait: waiters for a free slot, for slot completion, and for the
+ *	link to leave SMCR_LINK_ACTIVATING (smcr_lgr_find())
  * @rx_bufs: receive ring, SMCR_WR_RX_SLOTS messages, DMA mapped
  * @rx_dma: DMA address of @rx_bufs
  * @rx_slots: completion entries of the receive buffers, one per slot

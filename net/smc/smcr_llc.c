@@ -287,6 +287,8 @@ int smcr_llc_confirm_link_server(struct smcr_link *link)
 		rc = smcr_llc_check_confirm(link, &m, true);
 	if (!rc) {
 		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
+		/* handshakes of the same peer wait for it */
+		wake_up_all(&link->tx_wait);
 		smcr_llc_testlink_start(link);
 	}
 	return rc;
@@ -322,6 +324,8 @@ int smcr_llc_confirm_link_client(struct smcr_link *link,
 	rc = smcr_llc_send(link, &m);
 	if (!rc) {
 		WRITE_ONCE(link->state, SMCR_LINK_ACTIVE);
+		/* handshakes of the same peer wait for it */
+		wake_up_all(&link->tx_wait);
 		smcr_llc_testlink_start(link);
 	}
 	return rc;
