@@ -131,8 +131,11 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	    smcr_wr_rx_post(link, idx))
 		smcr_link_fail(link);
 
-	if (wc->byte_len < SMCR_WR_SIZE)
-		return;		/* runt: nothing of ours sends it */
+	/* runts, and receives a peer's RDMA write with immediate data
+	 * consumed: no LLC or CDC message is in the buffer
+	 */
+	if (wc->byte_len < SMCR_WR_SIZE || wc->opcode != IB_WC_RECV)
+		return;
 	if (msg[0] == SMCR_CDC_TYPE)
 		smcr_cdc_rx(link, msg);
 	else
