@@ -7,6 +7,7 @@
 #ifndef SMCR_H
 #define SMCR_H
 
+#include <linux/memcontrol.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -66,6 +67,9 @@ enum smcr_state {
  * @use_fallback: the connection runs over @clcsock (RFC 7609 §3.1)
  * @fallback_reason: why, as a CLC decline code (App. C)
  * @peer_diagnosis: the decline code the peer sent us, if it declined
+ * @memcg: the memory cgroup the connection's buffers are charged to, its
+ *	creator's (a listener's for its children), referenced; set at
+ *	creation, NULL without memory cgroups
  * @conn: SMC-R state of the connection when it did not fall back
  * @close_work: frees a closed SMC-R connection once its peer closed too
  * @close_pending: @close_work holds a reference and waits
@@ -100,6 +104,7 @@ struct smcr_sock {
 	bool			use_fallback;
 	u32			fallback_reason;
 	u32			peer_diagnosis;
+	struct mem_cgroup	*memcg;
 
 	struct smcr_conn	conn;
 	struct delayed_work	close_work;
@@ -113,6 +118,17 @@ struct smcr_sock {
 static inline struct smcr_sock *smcr_sk(const struct sock *sk)
 {
 	return (struct smcr_sock *)sk;
+}
+
+/* A listener's child charges its buffers where the listener does */
+static inline void smcr_memcg_inherit(struct smcr_sock *child,
+				      const struct smcr_sock *lsmc)
+{
+#ifdef CONFIG_MEMCG
+	child->memcg = lsmc->memcg;
+	if (child->memcg)
+		css_get(&child->memcg->css);
+#endif
 }
 
 extern struct proto smcr_proto;

@@ -38,6 +38,7 @@ static bool smcr_connecting(const struct smcr_sock *smc)
 static void smcr_destruct(struct sock *sk)
 {
 	smcr_diag_unlist(smcr_sk(sk));
+	mem_cgroup_put(smcr_sk(sk)->memcg);
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 }
 
@@ -71,6 +72,11 @@ struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
 	sk->sk_destruct = smcr_destruct;
 
 	smc = smcr_sk(sk);
+	/* a user's socket charges its buffers to the user's memory cgroup,
+	 * even where the handshake work allocates them
+	 */
+	if (sock)
+		smc->memcg = get_mem_cgroup_from_mm(current->mm);
 	smc->limit_hs = smcr_stats_hs_limited(net);
 	INIT_LIST_HEAD(&smc->accept_list);
 	INIT_LIST_HEAD(&smc->accept_q);

@@ -15,6 +15,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -628,13 +629,20 @@ struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token)
 }
 
 /* The size is set only once the memory exists: a connection with a
- * size and no buffer would let the receive path read through NULL
+ * size and no buffer would let the receive path read through NULL. The
+ * pages are charged to @memcg, as socket buffers are charged to their
+ * owner's memory cgroup.
  */
 static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
-			u32 size, enum dma_data_direction dir)
+			u32 size, enum dma_data_direction dir,
+			struct mem_cgroup *memcg)
 {
+	struct mem_cgroup *old = set_active_memcg(memcg);
+
 	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-					    __GFP_NOWARN, get_order(size));
+					    __GFP_NOWARN | __GFP_ACCOUNT,
+					    get_order(size));
+	set_active_memcg(old);
 	if (!buf->cpu)
 		return -ENOMEM;
 	buf->size = size;
@@ -669,12 +677,13 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	if (!conn->park)
 		return -ENOMEM;
 	size = smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf), SOCK_RCVBUF_LOCK);
-	rc = smcr_buf_get(ibdev, &conn->rmb, size, DMA_FROM_DEVICE);
+	rc = smcr_buf_get(ibdev, &conn->rmb, size, DMA_FROM_DEVICE,
+			  smc->memcg);
 	if (!rc)
 		rc = smcr_buf_get(ibdev, &conn->sndbuf,
 				  smcr_buf_size(sk, READ_ONCE(sk->sk_sndbuf),
 						SOCK_SNDBUF_LOCK),
-				  DMA_TO_DEVICE);
+				  DMA_TO_DEVICE, smc->memcg);
 	if (rc)
 		goto err;
 

@@ -162,6 +162,7 @@ static int smcr_child_new(struct smcr_sock *lsmc, struct socket *clcsock)
 	sk->sk_family = lsk->sk_family;
 	child->clcsock = clcsock;
 	smcr_clcsock_inherit(child, lsmc);
+	smcr_memcg_inherit(child, lsmc);
 
 	/* TCP cloned the listener's callbacks into the new socket; with the
 	 * owner left behind they do nothing. Give it TCP's own, then ours.
