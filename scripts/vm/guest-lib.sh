@@ -114,6 +114,16 @@ dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption|lockdep|blocked for more than'
 }
 
+# smcr_trace_on: our module's tracepoints on, but the one per CDC message
+# (counts of connections, groups and fallbacks need the whole ring)
+smcr_trace_on() {
+	local t=/sys/kernel/tracing
+
+	mountpoint -q $t || mount -t tracefs nodev $t
+	echo 1 >$t/events/smcr/enable
+	echo 0 >$t/events/smcr/smcr_cdc/enable
+}
+
 # rc_qps: how many RC queue pairs exist (rdma resource)
 rc_qps() { rdma resource show qp | grep -c 'type RC'; }
 
