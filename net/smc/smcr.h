@@ -192,6 +192,9 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 				 struct smcr_ib_port *port);
 void smcr_lgr_put(struct smcr_lgr *lgr);
+u32 smcr_lgr_hs_ticket(struct smcr_lgr *lgr);
+void smcr_lgr_hs_turn(struct smcr_lgr *lgr, u32 ticket);
+void smcr_lgr_hs_done(struct smcr_lgr *lgr, u32 ticket);
 void smcr_lgr_set_peer(struct smcr_lgr *lgr, const struct smcr_clc_fce *fce);
 int smcr_lgr_walk(int skip, int (*fn)(const struct smcr_lgr *lgr, void *arg),
 		  void *arg);

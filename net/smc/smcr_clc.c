@@ -731,6 +731,7 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	struct smcr_lgr *lgr;
 	struct smcr_link *link;
 	const u8 *peer_gid;
+	u32 ticket;
 	bool fc;
 	long rc;
 
@@ -758,6 +759,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	}
 	link = &lgr->link;
 	rc = smcr_conn_register(lgr, smc);
+	if (!rc)
+		ticket = smcr_lgr_hs_ticket(lgr);
 	mutex_unlock(&smcr_lgr_server_lock);
 	if (rc) {
 		/* a new group goes with its last reference */
@@ -825,9 +828,14 @@ undo:
 	if (rc < 0 && rc != -EPROTO)
 		rc = -ECONNABORTED;
 out:
-	/* up for the client: queue it for accept() at once (smcr_listen.c) */
-	if (rc == 0 || rc == 1)
+	/* up for the client: queue it for accept(), after the handshakes
+	 * that joined the group before (smcr_listen.c)
+	 */
+	if (rc == 0 || rc == 1) {
+		smcr_lgr_hs_turn(lgr, ticket);
 		smcr_accept_enqueue(smc);
+	}
+	smcr_lgr_hs_done(lgr, ticket);
 	return rc;
 }
 

@@ -267,6 +267,60 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 }
 
 /**
+ * smcr_lgr_hs_ticket() - a server handshake takes its place in a group
+ * @lgr: the group its connection was just registered on
+ *
+ * The server handshakes of one group queue their children for accept()
+ * in the order they joined the group, which for one client connecting
+ * one connection after the other is the order of its connect()s, as TCP
+ * has it: a handshake whose worker ran late still comes first. The
+ * ticket holds a reference on the group until smcr_lgr_hs_done().
+ *
+ * Context: under smcr_lgr_server_lock.
+ * Return: the ticket.
+ */
+u32 smcr_lgr_hs_ticket(struct smcr_lgr *lgr)
+{
+	lockdep_assert_held(&smcr_lgr_server_lock);
+	kref_get(&lgr->kref);
+	return lgr->hs_next++;
+}
+
+/**
+ * smcr_lgr_hs_turn() - wait for the handshakes before @ticket
+ * @lgr: group
+ * @ticket: from smcr_lgr_hs_ticket()
+ *
+ * Up to SMCR_LGR_SETUP_WAIT: one whose client went silent delays the
+ * next ones of its group that long, and nobody else.
+ *
+ * Context: process, no handshake lock held.
+ */
+void smcr_lgr_hs_turn(struct smcr_lgr *lgr, u32 ticket)
+{
+	wait_event_timeout(lgr->hs_wait,
+			   (s32)(READ_ONCE(lgr->hs_turn) - ticket) >= 0,
+			   SMCR_LGR_SETUP_WAIT);
+}
+
+/**
+ * smcr_lgr_hs_done() - a server handshake is done with its group
+ * @lgr: group
+ * @ticket: from smcr_lgr_hs_ticket(); its reference is dropped
+ *
+ * Context: process.
+ */
+void smcr_lgr_hs_done(struct smcr_lgr *lgr, u32 ticket)
+{
+	spin_lock_bh(&lgr->lock);
+	if ((s32)(ticket + 1 - lgr->hs_turn) > 0)
+		WRITE_ONCE(lgr->hs_turn, ticket + 1);
+	spin_unlock_bh(&lgr->lock);
+	wake_up_all(&lgr->hs_wait);
+	smcr_lgr_put(lgr);
+}
+
+/**
  * smcr_lgr_create() - a new group with one link on @port
  * @server: our role
  * @version: SMC-R version, SMCR_CLC_V1 or SMCR_CLC_V2
@@ -292,6 +346,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	spin_lock_init(&lgr->lock);
 	INIT_LIST_HEAD(&lgr->list);
 	INIT_LIST_HEAD(&lgr->parked);
+	init_waitqueue_head(&lgr->hs_wait);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
 	lgr->server = server;

@@ -259,6 +259,11 @@ struct smcr_buf_park {
  * @testlink_time: jiffies between TEST LINK probes of its link, <= 0 for
  *	none: net.smc.smcr_testlink_time of the first connection's namespace
  * @free_work: frees an idle group, or ends a terminated one
+ * @hs_next: ticket of the next server handshake to join the group, under
+ *	smcr_lgr_server_lock (smcr_lgr_hs_ticket())
+ * @hs_turn: every server handshake with a ticket before it is done with
+ *	its connection's place in the accept queue; under @lock
+ * @hs_wait: server handshakes waiting for @hs_turn
  * @parked: send buffers of gone connections that writes may still read
  *	(struct smcr_buf_park), freed once the link's QP is destroyed;
  *	under @lock
@@ -283,6 +288,9 @@ struct smcr_lgr {
 	bool			terminating;
 	int			testlink_time;
 	struct delayed_work	free_work;
+	u32			hs_next;
+	u32			hs_turn;
+	wait_queue_head_t	hs_wait;
 	struct list_head	parked;
 };
 

@@ -12,12 +12,13 @@
  * the order a client connecting one connection after the other saw its
  * connect()s return, as TCP has it. A child therefore takes its place in
  * the queue at the moment its client may consider the connection up, and
- * not later: the server side of SMC-R handshakes queues its child as soon
- * as the client's last message of it arrived (smcr_clc.c), before that
- * client can have started its next connection; every other child is
- * queued as soon as its handshake returns, with no sleep in between. A
- * queued child may still be locked by the end of its handshake work; user
- * space calls on it wait for that.
+ * not later: the server side of SMC-R handshakes queues its child once
+ * the client's last message of it arrived (smcr_clc.c), after those of
+ * the handshakes that joined its link group before it
+ * (smcr_lgr_hs_turn()), since their workers may run late; every other
+ * child is queued as soon as its handshake returns, with no sleep in
+ * between. A queued child may still be locked by the end of its handshake
+ * work; user space calls on it wait for that.
  */
 
 #include <linux/net.h>
