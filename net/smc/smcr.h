@@ -8,6 +8,7 @@
 #define SMCR_H
 
 #include <linux/memcontrol.h>
+#include <linux/smcr.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -15,10 +16,6 @@
 
 #include "smcr_lgr.h"
 #include "smcr_wire_clc.h"
-
-/* Protocol values of socket(AF_SMC, SOCK_STREAM, proto): uapi/linux/smc.h */
-#define SMCR_PROTO_IPV4		0
-#define SMCR_PROTO_IPV6		1
 
 /* Socket states. The numbers are ABI: sock_diag reports them to user space
  * and Linux's smc_diag uses the same values, so tools read either module.

@@ -48,7 +48,7 @@ static void smcr_connect_work(struct work_struct *work);
  * smcr_sock_alloc() - allocate and initialise an AF_SMC sock
  * @net: network namespace
  * @sock: the socket to attach it to, or NULL for a listener's child
- * @protocol: SMCR_PROTO_IPV4 or SMCR_PROTO_IPV6
+ * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6
  *
  * Return: the new sock with one reference, or NULL without memory.
  */
@@ -634,7 +634,7 @@ static int smcr_create(struct net *net, struct socket *sock, int protocol,
 
 	if (sock->type != SOCK_STREAM)
 		return -ESOCKTNOSUPPORT;
-	if (protocol != SMCR_PROTO_IPV4 && protocol != SMCR_PROTO_IPV6)
+	if (protocol != SMCPROTO_SMC && protocol != SMCPROTO_SMC6)
 		return -EPROTONOSUPPORT;
 
 	sock->state = SS_UNCONNECTED;

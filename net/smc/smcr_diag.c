@@ -42,7 +42,7 @@ enum {
 #define SMCR_DIAG_ROLE_CLIENT	0
 #define SMCR_DIAG_ROLE_SERVER	1
 
-/* The listed sockets, one list per protocol (SMCR_PROTO_IPV4, _IPV6), as
+/* The listed sockets, one list per protocol (SMCPROTO_SMC, SMCPROTO_SMC6), as
  * Linux dumps them: IPv4 sockets first, the newest first within each.
  * smcr_diag_lock protects both lists and every smcr_sock.diag_node; a
  * socket's internal TCP socket is released only after the socket left
@@ -129,7 +129,7 @@ static void smcr_diag_fill_id(struct smcr_sock *smc, struct smc_diag_msg *r)
 	id->idiag_sport = htons(READ_ONCE(tcp->sk_num));
 	id->idiag_dport = READ_ONCE(tcp->sk_dport);
 	id->idiag_if = READ_ONCE(tcp->sk_bound_dev_if);
-	if (smc->sk.sk_protocol == SMCR_PROTO_IPV4) {
+	if (smc->sk.sk_protocol == SMCPROTO_SMC) {
 		id->idiag_src[0] = READ_ONCE(tcp->sk_rcv_saddr);
 		id->idiag_dst[0] = READ_ONCE(tcp->sk_daddr);
 		return;
@@ -367,8 +367,8 @@ int smcr_diag_init(void)
 {
 	int rc;
 
-	INIT_HLIST_HEAD(&smcr_diag_socks[SMCR_PROTO_IPV4]);
-	INIT_HLIST_HEAD(&smcr_diag_socks[SMCR_PROTO_IPV6]);
+	INIT_HLIST_HEAD(&smcr_diag_socks[SMCPROTO_SMC]);
+	INIT_HLIST_HEAD(&smcr_diag_socks[SMCPROTO_SMC6]);
 	rc = sock_diag_register(&smcr_diag_handler);
 	if (rc == -EEXIST)
 		pr_err("sock_diag for AF_SMC is taken (is Linux's smc_diag module loaded?)\n");

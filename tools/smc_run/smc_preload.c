@@ -30,11 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#ifndef AF_SMC
-#define AF_SMC		43
-#endif
-#define SMCPROTO_SMC	0
-#define SMCPROTO_SMC6	1
+#include <linux/smcr.h>
 
 typedef int (*socket_fn)(int, int, int);
 

@@ -18,11 +18,9 @@
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 
-#include "smcss.h"
+#include <linux/smcr.h>
 
-#ifndef AF_SMC
-#define AF_SMC 43
-#endif
+#include "smcss.h"
 
 /* /proc/net/protocols names every registered protocol: ours registers
  * "SMCR", Linux's smc.ko "SMC" and "SMC6"

@@ -27,11 +27,7 @@
 
 #include <openssl/evp.h>
 
-#ifndef AF_SMC
-#define AF_SMC		43
-#endif
-#define SMCPROTO_SMC	0	/* IPv4 */
-#define SMCPROTO_SMC6	1	/* IPv6 */
+#include <linux/smcr.h>
 
 #define SMC_SHA256_LEN	32
 

@@ -33,7 +33,9 @@ import struct
 import subprocess
 import sys
 
-AF_SMC = 43
+import smc_pytest
+
+AF_SMC = smc_pytest.uapi("AF_SMC")
 NETLINK_SOCK_DIAG = 4
 SOCK_DIAG_BY_FAMILY = 20
 NLM_F_REQUEST, NLM_F_DUMP = 0x1, 0x300

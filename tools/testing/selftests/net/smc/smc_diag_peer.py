@@ -42,8 +42,11 @@ import socket
 import struct
 import sys
 
-AF_SMC = 43
-SMCPROTO_SMC, SMCPROTO_SMC6 = 0, 1
+import smc_pytest
+
+AF_SMC = smc_pytest.uapi("AF_SMC")
+SMCPROTO_SMC = smc_pytest.uapi("SMCPROTO_SMC")
+SMCPROTO_SMC6 = smc_pytest.uapi("SMCPROTO_SMC6")
 BUF = 65536
 
 libc = ctypes.CDLL(None, use_errno=True)

@@ -6,7 +6,22 @@ the command line (ROLE --port P [--host H] and options of its own), that
 prints TAP lines; an OSError in either role is a failure of that role.
 """
 import argparse
+import os
+import re
 import socket
+
+UAPI = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                    "../../../../../include/uapi/linux/smcr.h")
+
+
+def uapi(name):
+    """The value of NAME in include/uapi/linux/smcr.h, where the tree
+    defines AF_SMC and the SMCPROTO_* protocols once."""
+    with open(UAPI) as f:
+        m = re.search(r"^#define\s+%s\s+(\d+)" % name, f.read(), re.M)
+    if not m:
+        raise KeyError(name)
+    return int(m.group(1))
 
 
 def tapper(group):
