@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rpcr_clnt: the client side of the transport, the Requester of RFC
+ * 8166: an rpc_xprt whose calls go out as RPC-over-RDMA messages on an
+ * rpcr_ep connection.
+ */
+#ifndef _RPCR_CLNT_H
+#define _RPCR_CLNT_H
+
+#include <linux/rwsem.h>
+#include <linux/sunrpc/xprt.h>
+#include <linux/workqueue.h>
+
+#include "rpcr_ep.h"
+#include "rpcr_wire.h"
+
+/* Counters of a transport, printed in /proc/self/mountstats in the
+ * order of Linux's xprtrdma (the columns nfs-utils' mountstats reads)
+ */
+enum rpcr_stat {
+	RPCR_ST_READ_CHUNKS,
+	RPCR_ST_WRITE_CHUNKS,
+	RPCR_ST_REPLY_CHUNKS,
+	RPCR_ST_RDMA_CALL_BYTES,	/* call bytes the server pulled */
+	RPCR_ST_RDMA_REPLY_BYTES,	/* reply bytes the server pushed */
+	RPCR_ST_PULLUP_BYTES,		/* call bytes copied into a Send */
+	RPCR_ST_FIXUP_BYTES,		/* reply bytes copied out of one */
+	RPCR_ST_HARDWAY,		/* registrations made the slow way */
+	RPCR_ST_MARSHAL_FAIL,
+	RPCR_ST_BAD_REPLY,
+	RPCR_ST_NOMSG_CALLS,
+	RPCR_ST_MR_RECYCLED,
+	RPCR_ST_MR_ORPHANED,
+	RPCR_ST_MR_ALLOC,
+	RPCR_ST_LOCAL_INV,
+	RPCR_ST_SBUF_EMPTY,
+	RPCR_ST_NR
+};
+
+/**
+ * struct rpcr_xprt - a client transport
+ * @xprt: the generic transport; first, sunrpc allocates us with it
+ * @ep_sem: held for writing while @ep is replaced or torn down, for
+ *	reading by whoever uses it outside XPRT_LOCKED
+ * @ep: the connection, NULL while there is none
+ * @connect_work: sets up @ep, from ->connect
+ * @connect_error: the last attempt's outcome; its failure delays the next
+ * @max_reqs: calls in flight at most, and the credits asked for
+ * @shdr: the header of the call being sent, under XPRT_LOCKED
+ * @rhdr: the header of the reply being handled; the receive CQ handles
+ *	one message at a time
+ * @stats: enum rpcr_stat counters
+ */
+struct rpcr_xprt {
+	struct rpc_xprt		xprt;
+	struct rw_semaphore	ep_sem;
+	struct rpcr_ep		*ep;
+	struct delayed_work	connect_work;
+	int			connect_error;
+	u32			max_reqs;
+	struct rpcr_hdr		shdr;
+	struct rpcr_hdr		rhdr;
+	atomic_long_t		stats[RPCR_ST_NR];
+};
+
+static inline struct rpcr_xprt *rpcr_xprt(struct rpc_xprt *xprt)
+{
+	return container_of(xprt, struct rpcr_xprt, xprt);
+}
+
+static inline void rpcr_stat_add(struct rpcr_xprt *rx, enum rpcr_stat s,
+				 long n)
+{
+	atomic_long_add(n, &rx->stats[s]);
+}
+
+int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+		      struct rpcr_sbuf *sb);
+void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey);
+
+int rpcr_clnt_init(void);
+void rpcr_clnt_exit(void);
+
+#endif /* _RPCR_CLNT_H */

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcr_ep: an RDMA connection as RPC-over-RDMA uses one (RFC 8166 §3):
+ * an RC queue pair whose receive queue always holds a buffer of the
+ * inline size for each message the peer may send, and whose Sends come
+ * from a fixed pool of buffers of the same size.
+ *
+ * Connection setup is synchronous: the caller (a work item) sleeps
+ * through address and route resolution and the CM handshake, each step
+ * bounded by RPCR_EP_CM_TIMEOUT_MS.
+ */
+#include <linux/slab.h>
+#include <rdma/rdma_cm.h>
+
+#include "rpcr_ep.h"
+#include "rpcr_trace.h"
+#include "rpcr_wire.h"
+
+#define RPCR_EP_CM_TIMEOUT_MS	5000
+
+static void rpcr_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* The connection failed under us: tell the owner, once */
+static void rpcr_ep_fail(struct rpcr_ep *ep)
+{
+	if (xchg(&ep->up, false))
+		ep->ops->down(ep->owner);
+}
+
+/* RFC 8797 §4: a peer that sends no (valid) private data takes and
+ * makes Sends of the v1 default size only
+ */
+static void rpcr_ep_peer_priv(struct rpcr_ep *ep, const void *data, u8 len)
+{
+	struct rpcr_cm_priv p;
+
+	ep->peer_recv = RPCR_V1_INLINE_DEFAULT;
+	ep->peer_send = RPCR_V1_INLINE_DEFAULT;
+	ep->peer_inv = false;
+	if (!data || rpcr_cm_priv_decode(data, len, &p))
+		return;
+	ep->peer_recv = p.recv_size;
+	ep->peer_send = p.send_size;
+	ep->peer_inv = p.flags & RPCR_CM_F_REMOTE_INV;
+}
+
+static int rpcr_ep_cm_handler(struct rdma_cm_id *id,
+			      struct rdma_cm_event *ev)
+{
+	struct rpcr_ep *ep = id->context;
+	int status = 0;
+
+	trace_rpcr_cm_event(id, ev->event, ev->status);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		rpcr_ep_peer_priv(ep, ev->param.conn.private_data,
+				  ev->param.conn.private_data_len);
+		WRITE_ONCE(ep->up, true);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		status = -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		status = -ENETUNREACH;
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		status = -ECONNREFUSED;
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		status = -ENOTCONN;
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		/* an established connection ends; setup waits no more */
+		rpcr_ep_fail(ep);
+		status = -ECONNRESET;
+		break;
+	default:
+		return 0;
+	}
+	ep->cm_status = status;
+	complete(&ep->cm_done);
+	return 0;
+}
+
+/* wait for the CM handler's word on the step just started */
+static int rpcr_ep_cm_wait(struct rpcr_ep *ep)
+{
+	unsigned long left = msecs_to_jiffies(RPCR_EP_CM_TIMEOUT_MS);
+
+	if (!wait_for_completion_timeout(&ep->cm_done, left))
+		return -ETIMEDOUT;
+	return ep->cm_status;
+}
+
+static int rpcr_ep_post_recv(struct rpcr_rbuf *rb)
+{
+	struct rpcr_ep *ep = rb->ep;
+	struct ib_sge sge = {
+		.addr	= rb->dma,
+		.length	= ep->cfg.inline_size,
+		.lkey	= ep->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe		= &rb->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+	};
+
+	return ib_post_recv(ep->id->qp, &wr, NULL);
+}
+
+static void rpcr_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcr_rbuf *rb = container_of(wc->wr_cqe, struct rpcr_rbuf, cqe);
+	struct rpcr_ep *ep = rb->ep;
+	struct ib_device *dev = ep->id->device;
+	u32 inv = 0;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcr_wc_error(wc);
+		rpcr_ep_fail(ep);
+		return;
+	}
+	/* only a Send carries a message */
+	if (wc->opcode != IB_WC_RECV)
+		goto repost;
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
+		inv = wc->ex.invalidate_rkey;
+	ib_dma_sync_single_for_cpu(dev, rb->dma, ep->cfg.inline_size,
+				   DMA_FROM_DEVICE);
+	ep->ops->recv(ep->owner, rb->buf, wc->byte_len, inv);
+	ib_dma_sync_single_for_device(dev, rb->dma, ep->cfg.inline_size,
+				      DMA_FROM_DEVICE);
+repost:
+	if (rpcr_ep_post_recv(rb))
+		rpcr_ep_fail(ep);
+}
+
+static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcr_sbuf *sb = container_of(wc->wr_cqe, struct rpcr_sbuf, cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			trace_rpcr_wc_error(wc);
+		rpcr_ep_fail(sb->ep);
+	}
+	rpcr_ep_sbuf_put(sb);
+}
+
+/**
+ * rpcr_ep_sbuf_get() - take a send buffer
+ * @ep: endpoint
+ *
+ * Return: a buffer of @ep->cfg.inline_size bytes, or NULL when every one
+ * still waits for its Send to complete.
+ */
+struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep)
+{
+	struct rpcr_sbuf *sb;
+
+	spin_lock_bh(&ep->lock);
+	sb = list_first_entry_or_null(&ep->free, struct rpcr_sbuf, node);
+	if (sb)
+		list_del(&sb->node);
+	spin_unlock_bh(&ep->lock);
+	return sb;
+}
+
+/**
+ * rpcr_ep_sbuf_put() - give back a send buffer that was not sent
+ * @sb: buffer
+ */
+void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb)
+{
+	struct rpcr_ep *ep = sb->ep;
+
+	spin_lock_bh(&ep->lock);
+	list_add(&sb->node, &ep->free);
+	spin_unlock_bh(&ep->lock);
+}
+
+/**
+ * rpcr_ep_send() - post a Send of a send buffer's first bytes
+ * @ep: endpoint
+ * @sb: buffer from rpcr_ep_sbuf_get(); back in the pool when the Send
+ *	completes, or at once if it cannot be posted
+ * @len: bytes to send, at most the inline size
+ * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
+ * @first: work requests to post before the Send, chained up to @last
+ *	(NULL: none); their completions are their owner's business
+ * @last: the last of them
+ *
+ * Return: 0 or the negative errno of ib_post_send().
+ */
+int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
+{
+	struct ib_sge sge = {
+		.addr	= sb->dma,
+		.length	= len,
+		.lkey	= ep->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe		= &sb->cqe,
+		.sg_list	= &sge,
+		.num_sge	= 1,
+		.opcode		= inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND,
+		.send_flags	= IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = inv_rkey,
+	};
+	int rc;
+
+	ib_dma_sync_single_for_device(ep->id->device, sb->dma, len,
+				      DMA_TO_DEVICE);
+	if (first)
+		last->next = &wr;
+	else
+		first = &wr;
+	rc = ib_post_send(ep->id->qp, first, NULL);
+	if (rc) {
+		trace_rpcr_post_error(ep->id, rc);
+		rpcr_ep_sbuf_put(sb);
+	}
+	return rc;
+}
+
+static void rpcr_ep_free_bufs(struct rpcr_ep *ep)
+{
+	struct ib_device *dev = ep->id->device;
+	u32 i;
+
+	for (i = 0; ep->rbufs && i < ep->cfg.nrecv; i++) {
+		if (!ep->rbufs[i].buf)
+			break;
+		ib_dma_unmap_single(dev, ep->rbufs[i].dma, ep->cfg.inline_size,
+				    DMA_FROM_DEVICE);
+		kfree(ep->rbufs[i].buf);
+	}
+	for (i = 0; ep->sbufs && i < ep->cfg.nsend; i++) {
+		if (!ep->sbufs[i].buf)
+			break;
+		ib_dma_unmap_single(dev, ep->sbufs[i].dma, ep->cfg.inline_size,
+				    DMA_TO_DEVICE);
+		kfree(ep->sbufs[i].buf);
+	}
+	kfree(ep->rbufs);
+	kfree(ep->sbufs);
+}
+
+/* one buffer of the inline size, mapped for @dir */
+static u8 *rpcr_ep_map_buf(struct rpcr_ep *ep, u64 *dma,
+			   enum dma_data_direction dir)
+{
+	struct ib_device *dev = ep->id->device;
+	u8 *buf = kzalloc(ep->cfg.inline_size, GFP_KERNEL);
+
+	if (!buf)
+		return NULL;
+	*dma = ib_dma_map_single(dev, buf, ep->cfg.inline_size, dir);
+	if (ib_dma_mapping_error(dev, *dma)) {
+		kfree(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int rpcr_ep_alloc_bufs(struct rpcr_ep *ep)
+{
+	u32 i;
+
+	ep->rbufs = kcalloc(ep->cfg.nrecv, sizeof(*ep->rbufs), GFP_KERNEL);
+	ep->sbufs = kcalloc(ep->cfg.nsend, sizeof(*ep->sbufs), GFP_KERNEL);
+	if (!ep->rbufs || !ep->sbufs)
+		return -ENOMEM;
+	for (i = 0; i < ep->cfg.nrecv; i++) {
+		struct rpcr_rbuf *rb = &ep->rbufs[i];
+
+		rb->ep = ep;
+		rb->cqe.done = rpcr_ep_recv_done;
+		rb->buf = rpcr_ep_map_buf(ep, &rb->dma, DMA_FROM_DEVICE);
+		if (!rb->buf)
+			return -ENOMEM;
+	}
+	for (i = 0; i < ep->cfg.nsend; i++) {
+		struct rpcr_sbuf *sb = &ep->sbufs[i];
+
+		sb->ep = ep;
+		sb->cqe.done = rpcr_ep_send_done;
+		sb->buf = rpcr_ep_map_buf(ep, &sb->dma, DMA_TO_DEVICE);
+		if (!sb->buf)
+			return -ENOMEM;
+		list_add_tail(&sb->node, &ep->free);
+	}
+	return 0;
+}
+
+/* PD, CQs, QP, buffers on the device the route resolved to */
+static int rpcr_ep_create_qp(struct rpcr_ep *ep)
+{
+	struct ib_device *dev = ep->id->device;
+	u32 nsend = ep->cfg.nsend + ep->cfg.nsend_extra;
+	struct ib_qp_init_attr attr = {
+		.qp_context	= ep,
+		.cap = {
+			.max_send_wr	= nsend,
+			.max_recv_wr	= ep->cfg.nrecv,
+			.max_send_sge	= 1,
+			.max_recv_sge	= 1,
+		},
+		.sq_sig_type	= IB_SIGNAL_REQ_WR,
+		.qp_type	= IB_QPT_RC,
+	};
+	int rc;
+
+	ep->pd = ib_alloc_pd(dev, 0);
+	if (IS_ERR(ep->pd))
+		return PTR_ERR(ep->pd);
+	ep->scq = ib_alloc_cq_any(dev, ep, nsend, IB_POLL_WORKQUEUE);
+	if (IS_ERR(ep->scq))
+		return PTR_ERR(ep->scq);
+	ep->rcq = ib_alloc_cq_any(dev, ep, ep->cfg.nrecv, IB_POLL_WORKQUEUE);
+	if (IS_ERR(ep->rcq))
+		return PTR_ERR(ep->rcq);
+	attr.send_cq = ep->scq;
+	attr.recv_cq = ep->rcq;
+	rc = rdma_create_qp(ep->id, ep->pd, &attr);
+	if (rc)
+		return rc;
+	return rpcr_ep_alloc_bufs(ep);
+}
+
+static int rpcr_ep_establish(struct rpcr_ep *ep, const struct sockaddr *dst)
+{
+	struct ib_device *dev;
+	struct rpcr_cm_priv priv = {
+		.version	= RPCR_CM_VERSION,
+		.flags		= RPCR_CM_F_REMOTE_INV,
+		.send_size	= ep->cfg.inline_size,
+		.recv_size	= ep->cfg.inline_size,
+	};
+	u8 pdata[RPCR_CM_PRIV_LEN];
+	struct rdma_conn_param param = {
+		.private_data		= pdata,
+		.private_data_len	= sizeof(pdata),
+		.retry_count		= 6,
+		/* credits keep a receive posted for every Send (§3.3.1) */
+		.rnr_retry_count	= 0,
+		.flow_control		= 1,
+	};
+	u32 i;
+	int rc;
+
+	rc = rdma_resolve_addr(ep->id, NULL, (struct sockaddr *)dst,
+			       RPCR_EP_CM_TIMEOUT_MS);
+	if (!rc)
+		rc = rpcr_ep_cm_wait(ep);
+	if (rc)
+		return rc;
+	rc = rdma_resolve_route(ep->id, RPCR_EP_CM_TIMEOUT_MS);
+	if (!rc)
+		rc = rpcr_ep_cm_wait(ep);
+	if (rc)
+		return rc;
+	rc = rpcr_ep_create_qp(ep);
+	if (rc)
+		return rc;
+	for (i = 0; i < ep->cfg.nrecv; i++) {
+		rc = rpcr_ep_post_recv(&ep->rbufs[i]);
+		if (rc)
+			return rc;
+	}
+
+	/* a peer's server reads our Read chunks: it needs read resources */
+	dev = ep->id->device;
+	param.responder_resources = min_t(int, dev->attrs.max_qp_rd_atom, 16);
+	param.initiator_depth = min_t(int, dev->attrs.max_qp_init_rd_atom, 16);
+	rpcr_cm_priv_encode(&priv, pdata, sizeof(pdata));
+	rc = rdma_connect(ep->id, &param);
+	if (!rc)
+		rc = rpcr_ep_cm_wait(ep);
+	return rc;
+}
+
+/**
+ * rpcr_ep_connect() - set up a connection to a server
+ * @net: namespace of the connection
+ * @dst: the server's address and port
+ * @cfg: receive and send buffers to have
+ * @ops: handlers of the owner
+ * @owner: their argument
+ *
+ * Sleeps until the connection is established or has failed.
+ *
+ * Return: the endpoint, or an ERR_PTR(): -EHOSTUNREACH, -ENETUNREACH,
+ * -ECONNREFUSED, -ENOTCONN, -ETIMEDOUT or -ENOMEM.
+ */
+struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
+				const struct rpcr_ep_cfg *cfg,
+				const struct rpcr_ep_ops *ops, void *owner)
+{
+	struct rpcr_ep *ep;
+	int rc;
+
+	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	if (!ep)
+		return ERR_PTR(-ENOMEM);
+	ep->cfg = *cfg;
+	ep->ops = ops;
+	ep->owner = owner;
+	init_completion(&ep->cm_done);
+	spin_lock_init(&ep->lock);
+	INIT_LIST_HEAD(&ep->free);
+
+	ep->id = rdma_create_id(net, rpcr_ep_cm_handler, ep, RDMA_PS_TCP,
+				IB_QPT_RC);
+	if (IS_ERR(ep->id)) {
+		rc = PTR_ERR(ep->id);
+		kfree(ep);
+		return ERR_PTR(rc);
+	}
+	rc = rpcr_ep_establish(ep, dst);
+	if (rc) {
+		trace_rpcr_connect_error(ep->id, rc);
+		/* the handler must not report a later failure to the owner */
+		WRITE_ONCE(ep->up, false);
+		rpcr_ep_destroy(ep);
+		return ERR_PTR(rc);
+	}
+	return ep;
+}
+
+/**
+ * rpcr_ep_disconnect() - end the connection, keeping the endpoint
+ * @ep: endpoint
+ *
+ * The owner hears of it through its down handler.
+ */
+void rpcr_ep_disconnect(struct rpcr_ep *ep)
+{
+	rdma_disconnect(ep->id);
+}
+
+/**
+ * rpcr_ep_destroy() - end the connection and free everything of it
+ * @ep: endpoint, from rpcr_ep_connect()
+ *
+ * Flushes the queue pair first: when this returns, no handler of the
+ * owner runs or will run for @ep.
+ */
+void rpcr_ep_destroy(struct rpcr_ep *ep)
+{
+	WRITE_ONCE(ep->up, false);
+	if (ep->id->qp) {
+		rdma_disconnect(ep->id);
+		ib_drain_qp(ep->id->qp);
+		rdma_destroy_qp(ep->id);
+	}
+	rpcr_ep_free_bufs(ep);
+	if (!IS_ERR_OR_NULL(ep->rcq))
+		ib_free_cq(ep->rcq);
+	if (!IS_ERR_OR_NULL(ep->scq))
+		ib_free_cq(ep->scq);
+	if (!IS_ERR_OR_NULL(ep->pd))
+		ib_dealloc_pd(ep->pd);
+	/* last: the device stays while the id does; no CM event runs past
+	 * this, and none will come
+	 */
+	rdma_destroy_id(ep->id);
+	kfree(ep);
+}

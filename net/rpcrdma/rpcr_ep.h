@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rpcr_ep: one RDMA connection of the transport, the layer under both
+ * the client and the server side: the rdma_cm id, protection domain,
+ * completion queues and RC queue pair, a ring of receive buffers kept
+ * posted, and a pool of send buffers. It knows nothing of RPC: a
+ * received message and the end of the connection are handed to the
+ * owner through struct rpcr_ep_ops.
+ */
+#ifndef _RPCR_EP_H
+#define _RPCR_EP_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+struct rpcr_ep;
+
+/**
+ * struct rpcr_ep_ops - what the owner of an endpoint is told
+ * @recv: a Send of @len bytes arrived at @msg, valid until the call
+ *	returns; @inv_rkey is the rkey the peer invalidated with it, 0 if
+ *	none. Runs in process context (the receive CQ's work), one at a time
+ * @down: the established connection is gone (disconnect, error
+ *	completion, device removal); may run in any context but hard IRQ
+ */
+struct rpcr_ep_ops {
+	void	(*recv)(void *owner, const u8 *msg, u32 len, u32 inv_rkey);
+	void	(*down)(void *owner);
+};
+
+/**
+ * struct rpcr_ep_cfg - what the owner asks of a new endpoint
+ * @nrecv: receive buffers kept posted
+ * @nsend: send buffers (each one Send outstanding at most)
+ * @nsend_extra: more send work requests a Send may be chained behind
+ *	(memory registrations)
+ * @inline_size: bytes of each receive and send buffer, also announced to
+ *	the peer as the largest Send made and received (RFC 8797)
+ */
+struct rpcr_ep_cfg {
+	u32	nrecv;
+	u32	nsend;
+	u32	nsend_extra;
+	u32	inline_size;
+};
+
+/**
+ * struct rpcr_sbuf - a send buffer, mapped for the device
+ * @cqe: completion of its Send
+ * @ep: owner
+ * @node: on the free list of @ep while not in use
+ * @buf: the bytes
+ * @dma: their bus address
+ */
+struct rpcr_sbuf {
+	struct ib_cqe		cqe;
+	struct rpcr_ep		*ep;
+	struct list_head	node;
+	u8			*buf;
+	u64			dma;
+};
+
+/**
+ * struct rpcr_rbuf - a receive buffer, kept posted
+ * @cqe: completion of its Receive
+ * @ep: owner
+ * @buf: the bytes
+ * @dma: their bus address
+ */
+struct rpcr_rbuf {
+	struct ib_cqe	cqe;
+	struct rpcr_ep	*ep;
+	u8		*buf;
+	u64		dma;
+};
+
+/**
+ * struct rpcr_ep - an RDMA connection
+ * @id: rdma_cm id; its QP is the connection's
+ * @pd: protection domain of every buffer of the connection
+ * @scq: send completions
+ * @rcq: receive completions
+ * @cfg: as asked for
+ * @ops: the owner's handlers
+ * @owner: their argument
+ * @cm_done: completed by each step of connection setup
+ * @cm_status: its outcome, 0 or a negative errno
+ * @up: established and not yet seen going down; set and cleared only by
+ *	the CM handler and rpcr_ep_destroy(), which the CM serialises
+ * @peer_recv: largest Send the peer takes (RFC 8797; 1024 without)
+ * @peer_send: largest Send the peer makes
+ * @peer_inv: the peer welcomes Send With Invalidate
+ * @lock: protects @free
+ * @free: send buffers not in use
+ * @sbufs: every send buffer
+ * @rbufs: every receive buffer
+ */
+struct rpcr_ep {
+	struct rdma_cm_id		*id;
+	struct ib_pd			*pd;
+	struct ib_cq			*scq;
+	struct ib_cq			*rcq;
+	struct rpcr_ep_cfg		cfg;
+	const struct rpcr_ep_ops	*ops;
+	void				*owner;
+	struct completion		cm_done;
+	int				cm_status;
+	bool				up;
+	u32				peer_recv;
+	u32				peer_send;
+	bool				peer_inv;
+	spinlock_t			lock;	/* @free */
+	struct list_head		free;
+	struct rpcr_sbuf		*sbufs;
+	struct rpcr_rbuf		*rbufs;
+};
+
+struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
+				const struct rpcr_ep_cfg *cfg,
+				const struct rpcr_ep_ops *ops, void *owner);
+void rpcr_ep_disconnect(struct rpcr_ep *ep);
+void rpcr_ep_destroy(struct rpcr_ep *ep);
+struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep);
+void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb);
+int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last);
+
+#endif /* _RPCR_EP_H */

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcr: RPC-over-RDMA version 1 (RFC 8166) for sunrpc, out of tree.
+ * Module set-up only: the client transport class is rpcr_xprt.c's.
+ */
+#include <linux/module.h>
+
+#include "rpcr_clnt.h"
+
+static int __init rpcr_init(void)
+{
+	int rc;
+
+	rc = rpcr_clnt_init();
+	if (rc == -EEXIST)
+		pr_err("rpcr: sunrpc has an RDMA transport already; unload Linux's rpcrdma first\n");
+	return rc;
+}
+
+static void __exit rpcr_exit(void)
+{
+	rpcr_clnt_exit();
+}
+
+module_init(rpcr_init);
+module_exit(rpcr_exit);
+
+MODULE_DESCRIPTION("RPC-over-RDMA transport for sunrpc (RFC 8166)");
+MODULE_LICENSE("GPL");

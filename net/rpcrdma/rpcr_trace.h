@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rpcr: tracepoints of the RPC-over-RDMA transport: each message sent
+ * and received, each memory registration, each failure with its cause.
+ *
+ *   echo 1 > /sys/kernel/tracing/events/rpcr/enable
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM rpcr
+
+#ifndef RPCR_TRACE_ONCE_H
+#define RPCR_TRACE_ONCE_H
+/* why a received message was not taken */
+enum rpcr_drop {
+	RPCR_DROP_HDR,		/* header does not decode or check */
+	RPCR_DROP_XID,		/* no call waits for the XID */
+	RPCR_DROP_SIZE,		/* reply past what the call can hold */
+	RPCR_DROP_CHUNK,	/* chunk the call did not offer */
+};
+#endif /* RPCR_TRACE_ONCE_H */
+
+#if !defined(RPCR_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define RPCR_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "rpcr_wire.h"
+
+TRACE_DEFINE_ENUM(RPCR_MSG);
+TRACE_DEFINE_ENUM(RPCR_NOMSG);
+TRACE_DEFINE_ENUM(RPCR_MSGP);
+TRACE_DEFINE_ENUM(RPCR_DONE);
+TRACE_DEFINE_ENUM(RPCR_ERROR);
+
+#define rpcr_show_proc(p)					\
+	__print_symbolic(p, { RPCR_MSG, "MSG" },		\
+			    { RPCR_NOMSG, "NOMSG" },		\
+			    { RPCR_MSGP, "MSGP" },		\
+			    { RPCR_DONE, "DONE" },		\
+			    { RPCR_ERROR, "ERROR" })
+
+TRACE_DEFINE_ENUM(RPCR_DROP_HDR);
+TRACE_DEFINE_ENUM(RPCR_DROP_XID);
+TRACE_DEFINE_ENUM(RPCR_DROP_SIZE);
+TRACE_DEFINE_ENUM(RPCR_DROP_CHUNK);
+
+#define rpcr_show_drop(d)					\
+	__print_symbolic(d, { RPCR_DROP_HDR, "bad header" },	\
+			    { RPCR_DROP_XID, "unknown xid" },	\
+			    { RPCR_DROP_SIZE, "too long" },	\
+			    { RPCR_DROP_CHUNK, "bad chunk" })
+
+DECLARE_EVENT_CLASS(rpcr_msg_class,
+		    TP_PROTO(u32 xid, u32 proc, u32 credit, u32 len, u32 chunks),
+		    TP_ARGS(xid, proc, credit, len, chunks),
+		    TP_STRUCT__entry(__field(u32, xid)
+				     __field(u32, proc)
+				     __field(u32, credit)
+				     __field(u32, len)
+				     __field(u32, chunks)),
+		    TP_fast_assign(__entry->xid = xid;
+				   __entry->proc = proc;
+				   __entry->credit = credit;
+				   __entry->len = len;
+				   __entry->chunks = chunks;),
+		    TP_printk("xid=0x%08x %s credit=%u len=%u chunks=0x%x",
+			      __entry->xid, rpcr_show_proc(__entry->proc),
+			      __entry->credit, __entry->len, __entry->chunks)
+);
+
+#define DEFINE_RPCR_MSG_EVENT(name)					\
+	DEFINE_EVENT(rpcr_msg_class, name,				\
+		     TP_PROTO(u32 xid, u32 proc, u32 credit, u32 len,	\
+			      u32 chunks),				\
+		     TP_ARGS(xid, proc, credit, len, chunks))
+
+/* chunks: bit 0 Read list, bit 1 Write list, bit 2 Reply chunk */
+DEFINE_RPCR_MSG_EVENT(rpcr_call_send);
+DEFINE_RPCR_MSG_EVENT(rpcr_reply_recv);
+
+TRACE_EVENT(rpcr_reply_drop,
+	    TP_PROTO(u32 xid, u32 len, enum rpcr_drop why, int err),
+	    TP_ARGS(xid, len, why, err),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, len)
+			     __field(unsigned int, why)
+			     __field(int, err)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->len = len;
+			   __entry->why = why;
+			   __entry->err = err;),
+	    TP_printk("xid=0x%08x len=%u: %s (%d)", __entry->xid, __entry->len,
+		      rpcr_show_drop(__entry->why), __entry->err)
+);
+
+DECLARE_EVENT_CLASS(rpcr_mr_class,
+		    TP_PROTO(u32 handle, u32 length, u64 offset, int nents),
+		    TP_ARGS(handle, length, offset, nents),
+		    TP_STRUCT__entry(__field(u32, handle)
+				     __field(u32, length)
+				     __field(u64, offset)
+				     __field(int, nents)),
+		    TP_fast_assign(__entry->handle = handle;
+				   __entry->length = length;
+				   __entry->offset = offset;
+				   __entry->nents = nents;),
+		    TP_printk("handle=0x%08x length=%u offset=0x%llx nents=%d",
+			      __entry->handle, __entry->length,
+			      (unsigned long long)__entry->offset, __entry->nents)
+);
+
+#define DEFINE_RPCR_MR_EVENT(name)					\
+	DEFINE_EVENT(rpcr_mr_class, name,				\
+		     TP_PROTO(u32 handle, u32 length, u64 offset,	\
+			      int nents),				\
+		     TP_ARGS(handle, length, offset, nents))
+
+DEFINE_RPCR_MR_EVENT(rpcr_mr_reg);
+DEFINE_RPCR_MR_EVENT(rpcr_mr_inv);
+DEFINE_RPCR_MR_EVENT(rpcr_mr_remote_inv);
+
+TRACE_EVENT(rpcr_cm_event,
+	    TP_PROTO(const struct rdma_cm_id *id, enum rdma_cm_event_type ev,
+		     int status),
+	    TP_ARGS(id, ev, status),
+	    TP_STRUCT__entry(__field(const void *, id)
+			     __field(unsigned int, ev)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->ev = ev;
+			   __entry->status = status;),
+	    TP_printk("id=%p %s status=%d", __entry->id,
+		      rdma_event_msg(__entry->ev), __entry->status)
+);
+
+DECLARE_EVENT_CLASS(rpcr_id_err_class,
+		    TP_PROTO(const struct rdma_cm_id *id, int err),
+		    TP_ARGS(id, err),
+		    TP_STRUCT__entry(__field(const void *, id)
+				     __field(int, err)),
+		    TP_fast_assign(__entry->id = id;
+				   __entry->err = err;),
+		    TP_printk("id=%p err=%d", __entry->id, __entry->err)
+);
+
+#define DEFINE_RPCR_ID_ERR_EVENT(name)					\
+	DEFINE_EVENT(rpcr_id_err_class, name,				\
+		     TP_PROTO(const struct rdma_cm_id *id, int err),	\
+		     TP_ARGS(id, err))
+
+DEFINE_RPCR_ID_ERR_EVENT(rpcr_connect_error);
+DEFINE_RPCR_ID_ERR_EVENT(rpcr_post_error);
+
+TRACE_EVENT(rpcr_wc_error,
+	    TP_PROTO(const struct ib_wc *wc),
+	    TP_ARGS(wc),
+	    TP_STRUCT__entry(__field(const void *, cqe)
+			     __field(unsigned int, status)
+			     __field(unsigned int, vendor_err)),
+	    TP_fast_assign(__entry->cqe = wc->wr_cqe;
+			   __entry->status = wc->status;
+			   __entry->vendor_err = wc->vendor_err;),
+	    TP_printk("cqe=%p %s (%u/0x%x)", __entry->cqe,
+		      ib_wc_status_msg(__entry->status), __entry->status,
+		      __entry->vendor_err)
+);
+
+#endif /* RPCR_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE rpcr_trace
+#include <trace/define_trace.h>

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcr_xprt: the client transport class "rdma" (ident 256, netids rdma
+ * and rdma6) that the NFS client and every other sunrpc user find by
+ * name, and the rpc_xprt operations behind it: connection set-up and
+ * teardown, credit-based congestion control, sending a call.
+ *
+ * Locking: the RPC layer calls ->send_request, ->connect and ->close
+ * with XPRT_LOCKED held, so they never overlap. @ep_sem orders them
+ * against the connect worker, which runs after ->connect returned.
+ */
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/sched.h>
+#include <linux/sunrpc/xprt.h>
+
+#include "rpcr_clnt.h"
+#include "rpcr_trace.h"
+
+#define RPCR_NETID_RDMA		"rdma"
+#define RPCR_NETID_RDMA6	"rdma6"
+
+/* the bytes of each Send and Receive buffer, announced in RFC 8797 */
+#define RPCR_INLINE_SIZE	4096
+
+#define RPCR_BIND_TO		(60U * HZ)
+#define RPCR_REEST_INIT		(5U * HZ)
+#define RPCR_REEST_MAX		(30U * HZ)
+#define RPCR_IDLE_TO		(5U * 60 * HZ)
+
+/* The RPC message bytes of a call or reply, inline: what remains of a
+ * Send of RPCR_INLINE_SIZE past the transport header and the largest
+ * RPC and NFS headers, rounded down to what NFS uses (a power of two).
+ */
+#define RPCR_MAX_PAYLOAD	2048
+
+static unsigned int rpcr_slot_table_entries = 32;
+module_param_named(slot_table_entries, rpcr_slot_table_entries, uint, 0444);
+MODULE_PARM_DESC(slot_table_entries,
+		 "calls in flight per connection, and credits asked for (2-256)");
+
+/* no timeout of its own: the RPC layer's retries run on a new connection */
+static const struct rpc_timeout rpcr_timeout = {
+	.to_initval	= 60 * HZ,
+	.to_maxval	= 60 * HZ,
+};
+
+/* the connection is gone: the RPC layer closes the transport */
+static void rpcr_ep_down(void *owner)
+{
+	struct rpcr_xprt *rx = owner;
+
+	xprt_force_disconnect(&rx->xprt);
+}
+
+static const struct rpcr_ep_ops rpcr_clnt_ep_ops = {
+	.recv	= rpcr_reply_recv,
+	.down	= rpcr_ep_down,
+};
+
+static void rpcr_connect_worker(struct work_struct *work)
+{
+	struct rpcr_xprt *rx = container_of(work, struct rpcr_xprt,
+					    connect_work.work);
+	struct rpc_xprt *xprt = &rx->xprt;
+	struct rpcr_ep_cfg cfg = {
+		/* one more than the credits: a reply is handled, and a new
+		 * call may go out, before its receive is posted again
+		 */
+		.nrecv		= rx->max_reqs + 1,
+		.nsend		= rx->max_reqs * 2,
+		.inline_size	= RPCR_INLINE_SIZE,
+	};
+	struct rpcr_ep *ep;
+	int rc;
+
+	ep = rpcr_ep_connect(xprt->xprt_net, (struct sockaddr *)&xprt->addr,
+			     &cfg, &rpcr_clnt_ep_ops, rx);
+	rc = PTR_ERR_OR_ZERO(ep);
+	rx->connect_error = rc;
+	if (!rc) {
+		down_write(&rx->ep_sem);
+		rx->ep = ep;
+		up_write(&rx->ep_sem);
+		/* §3.3.1: one credit until the server grants more */
+		spin_lock(&xprt->transport_lock);
+		xprt->cwnd = RPC_CWNDSCALE;
+		spin_unlock(&xprt->transport_lock);
+		xprt->connect_cookie++;
+		xprt->stat.connect_count++;
+		xprt->stat.connect_time += (long)jiffies -
+					   xprt->stat.connect_start;
+		xprt_set_connected(xprt);
+		/* the waiting calls go (again) now */
+		rc = -EAGAIN;
+	}
+	xprt_clear_connecting(xprt);
+	xprt_unlock_connect(xprt, rx);
+	xprt_wake_pending_tasks(xprt, rc);
+}
+
+static void rpcr_connect(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+	unsigned long delay = 0;
+
+	/* the worker holds the transport's lock until it is done */
+	if (WARN_ON_ONCE(!xprt_lock_connect(xprt, task, rx)))
+		return;
+	if (rx->connect_error) {
+		delay = xprt_reconnect_delay(xprt);
+		xprt_reconnect_backoff(xprt, RPCR_REEST_INIT);
+	}
+	queue_delayed_work(system_long_wq, &rx->connect_work, delay);
+}
+
+/* take the connection away and end it */
+static void rpcr_drop_ep(struct rpcr_xprt *rx)
+{
+	struct rpcr_ep *ep;
+
+	down_write(&rx->ep_sem);
+	ep = rx->ep;
+	rx->ep = NULL;
+	up_write(&rx->ep_sem);
+	if (ep)
+		rpcr_ep_destroy(ep);
+}
+
+static void rpcr_close(struct rpc_xprt *xprt)
+{
+	rpcr_drop_ep(rpcr_xprt(xprt));
+	xprt_disconnect_done(xprt);
+}
+
+static void rpcr_free_addresses(struct rpc_xprt *xprt)
+{
+	int i;
+
+	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
+		if (i != RPC_DISPLAY_PROTO && i != RPC_DISPLAY_NETID)
+			kfree(xprt->address_strings[i]);
+	}
+}
+
+static void rpcr_destroy(struct rpc_xprt *xprt)
+{
+	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+
+	cancel_delayed_work_sync(&rx->connect_work);
+	rpcr_drop_ep(rx);
+	rpcr_free_addresses(xprt);
+	xprt_free(xprt);
+	module_put(THIS_MODULE);
+}
+
+static void rpcr_set_port_strings(struct rpc_xprt *xprt, u16 port)
+{
+	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
+	xprt->address_strings[RPC_DISPLAY_PORT] =
+		kasprintf(GFP_KERNEL, "%u", port);
+	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
+	xprt->address_strings[RPC_DISPLAY_HEX_PORT] =
+		kasprintf(GFP_KERNEL, "%4hx", port);
+}
+
+static void rpcr_set_port(struct rpc_xprt *xprt, unsigned short port)
+{
+	rpc_set_port((struct sockaddr *)&xprt->addr, port);
+	rpcr_set_port_strings(xprt, port);
+}
+
+static void rpcr_format_addresses(struct rpc_xprt *xprt)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+	const struct sockaddr_in6 *sin6 = (const void *)sap;
+	const struct sockaddr_in *sin = (const void *)sap;
+	char buf[INET6_ADDRSTRLEN + 8];
+
+	if (sap->sa_family == AF_INET6) {
+		xprt->address_strings[RPC_DISPLAY_HEX_ADDR] =
+			kasprintf(GFP_KERNEL, "%pi6", &sin6->sin6_addr);
+		xprt->address_strings[RPC_DISPLAY_NETID] = RPCR_NETID_RDMA6;
+	} else {
+		xprt->address_strings[RPC_DISPLAY_HEX_ADDR] =
+			kasprintf(GFP_KERNEL, "%08x",
+				  ntohl(sin->sin_addr.s_addr));
+		xprt->address_strings[RPC_DISPLAY_NETID] = RPCR_NETID_RDMA;
+	}
+	rpc_ntop(sap, buf, sizeof(buf));
+	xprt->address_strings[RPC_DISPLAY_ADDR] = kstrdup(buf, GFP_KERNEL);
+	xprt->address_strings[RPC_DISPLAY_PROTO] = "rdma";
+	rpcr_set_port_strings(xprt, rpc_get_port(sap));
+}
+
+static int rpcr_send_request(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+	struct rpcr_ep *ep = rx->ep;
+	struct rpcr_sbuf *sb;
+	int len;
+
+	if (!xprt_connected(xprt) || !ep)
+		return -ENOTCONN;
+	/* a credit of the server's: never a Send past them (§3.3.1) */
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+	/* A call already sent on this connection still holds the credit
+	 * it took: sent again it would take a second one the server never
+	 * granted. Its retransmission goes on a new connection.
+	 */
+	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
+		rpcr_close(xprt);
+		return -ENOTCONN;
+	}
+	sb = rpcr_ep_sbuf_get(ep);
+	if (!sb) {
+		rpcr_stat_add(rx, RPCR_ST_SBUF_EMPTY, 1);
+		return -ENOBUFS;
+	}
+	len = rpcr_call_marshal(rx, rqst, sb);
+	if (len < 0) {
+		rpcr_ep_sbuf_put(sb);
+		return len;
+	}
+	rqst->rq_xtime = ktime_get();
+	if (rpcr_ep_send(ep, sb, len, 0, NULL, NULL)) {
+		rpcr_close(xprt);
+		return -ENOTCONN;
+	}
+	return 0;
+}
+
+/* a call timed out on a live connection: RDMA has no keepalive, so a
+ * new connection is the only probe of the path there is
+ */
+static void rpcr_timer(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	xprt_force_disconnect(xprt);
+}
+
+static void rpcr_inject_disconnect(struct rpc_xprt *xprt)
+{
+	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+
+	if (rx->ep)
+		rpcr_ep_disconnect(rx->ep);
+}
+
+static void rpcr_set_connect_timeout(struct rpc_xprt *xprt,
+				     unsigned long connect_timeout,
+				     unsigned long reconnect_timeout)
+{
+	spin_lock(&xprt->transport_lock);
+	if (connect_timeout < xprt->connect_timeout)
+		xprt->connect_timeout = max(connect_timeout, RPCR_REEST_INIT);
+	if (reconnect_timeout < xprt->max_reconnect_timeout)
+		xprt->max_reconnect_timeout = max(reconnect_timeout,
+						  RPCR_REEST_INIT);
+	spin_unlock(&xprt->transport_lock);
+}
+
+/* the mountstats line: "xprt: rdma", the generic counters, then
+ * RPCR_ST_* in order and a column kept at 0 (Linux prints the same)
+ */
+static void rpcr_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
+{
+	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+	long idle = 0;
+	int i;
+
+	if (xprt_connected(xprt))
+		idle = (long)(jiffies - xprt->last_used) / HZ;
+	seq_printf(seq, "\txprt:\trdma 0 %lu %lu %lu %ld %lu %lu %lu %llu %llu",
+		   xprt->stat.bind_count, xprt->stat.connect_count,
+		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
+		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
+		   xprt->stat.bklog_u);
+	for (i = 0; i < RPCR_ST_NR; i++)
+		seq_printf(seq, " %ld", atomic_long_read(&rx->stats[i]));
+	seq_puts(seq, " 0\n");
+}
+
+static int rpcr_enable_swap(struct rpc_xprt *xprt)
+{
+	return 0;
+}
+
+static void rpcr_disable_swap(struct rpc_xprt *xprt)
+{
+}
+
+static const struct rpc_xprt_ops rpcr_xprt_ops = {
+	.reserve_xprt		= xprt_reserve_xprt_cong,
+	.release_xprt		= xprt_release_xprt_cong,
+	.alloc_slot		= xprt_alloc_slot,
+	.free_slot		= xprt_free_slot,
+	.release_request	= xprt_release_rqst_cong,
+	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
+	.rpcbind		= rpcb_getport_async,
+	.set_port		= rpcr_set_port,
+	.connect		= rpcr_connect,
+	.buf_alloc		= rpc_malloc,
+	.buf_free		= rpc_free,
+	.send_request		= rpcr_send_request,
+	.timer			= rpcr_timer,
+	.close			= rpcr_close,
+	.destroy		= rpcr_destroy,
+	.set_connect_timeout	= rpcr_set_connect_timeout,
+	.print_stats		= rpcr_print_stats,
+	.enable_swap		= rpcr_enable_swap,
+	.disable_swap		= rpcr_disable_swap,
+	.inject_disconnect	= rpcr_inject_disconnect,
+};
+
+static struct xprt_class rpcr_xprt_class;
+
+static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
+{
+	struct rpcr_xprt *rx;
+	struct rpc_xprt *xprt;
+	u32 slots = clamp(rpcr_slot_table_entries, 2U, 256U);
+
+	if (args->addrlen > sizeof(xprt->addr))
+		return ERR_PTR(-EBADF);
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-EIO);
+	xprt = xprt_alloc(args->net, sizeof(*rx), slots, slots);
+	if (!xprt) {
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
+	rx = rpcr_xprt(xprt);
+	init_rwsem(&rx->ep_sem);
+	INIT_DELAYED_WORK(&rx->connect_work, rpcr_connect_worker);
+	rx->max_reqs = slots;
+
+	xprt->timeout = &rpcr_timeout;
+	xprt->connect_timeout = rpcr_timeout.to_initval;
+	xprt->max_reconnect_timeout = RPCR_REEST_MAX;
+	xprt->bind_timeout = RPCR_BIND_TO;
+	xprt->reestablish_timeout = RPCR_REEST_INIT;
+	xprt->idle_timeout = RPCR_IDLE_TO;
+	xprt->resvport = 0;
+	xprt->ops = &rpcr_xprt_ops;
+	/* side protocols (rpcbind, NLM) read the address as TCP's */
+	xprt->prot = IPPROTO_TCP;
+	xprt->xprt_class = &rpcr_xprt_class;
+	xprt->addrlen = args->addrlen;
+	memcpy(&xprt->addr, args->dstaddr, args->addrlen);
+	if (rpc_get_port((struct sockaddr *)&xprt->addr))
+		xprt_set_bound(xprt);
+	rpcr_format_addresses(xprt);
+	xprt->max_payload = RPCR_MAX_PAYLOAD;
+	return xprt;
+}
+
+static struct xprt_class rpcr_xprt_class = {
+	.list	= LIST_HEAD_INIT(rpcr_xprt_class.list),
+	.name	= "rdma",
+	.owner	= THIS_MODULE,
+	.ident	= XPRT_TRANSPORT_RDMA,
+	.setup	= rpcr_setup,
+	.netid	= { RPCR_NETID_RDMA, RPCR_NETID_RDMA6, "" },
+};
+
+/**
+ * rpcr_clnt_init() - offer the client transport to sunrpc
+ *
+ * Return: 0, or -EEXIST when another module (Linux's rpcrdma) has the
+ * RDMA transport already.
+ */
+int rpcr_clnt_init(void)
+{
+	return xprt_register_transport(&rpcr_xprt_class);
+}
+
+/**
+ * rpcr_clnt_exit() - withdraw the client transport
+ */
+void rpcr_clnt_exit(void)
+{
+	xprt_unregister_transport(&rpcr_xprt_class);
+}
