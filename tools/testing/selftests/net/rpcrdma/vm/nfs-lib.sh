@@ -1,0 +1,373 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# NFS over RPC-over-RDMA helpers for the guest groups of this directory,
+# sourced after scripts/vm/guest-lib.sh:
+#   source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
+#
+# Server (Linux's knfsd, always): nfs_server_start exports a tmpfs over TCP
+# 2049 and RDMA $NFS_PORT, for NFSv3 (path $NFS_EXPORT) and NFSv4.x (the
+# same tmpfs as the v4 pseudo root "/": the guest root is 9p, which nfsd
+# cannot export). Client: nfs_client_xprt_load picks the client transport
+# module ($NFS_CLIENT_XPRT: "linux" is Linux's rpcrdma.ko, "ours" is
+# net/rpcrdma/rpcr.ko), nfs_workload runs the whole workload of one mount,
+# one TAP line a step. Every command that waits on the network runs under
+# a timeout, so a broken transport ends in "not ok" lines, not a hang.
+
+NFS_PORT=${NFS_PORT:-20049}
+NFS_EXPORT=${NFS_EXPORT:-/run/nfsexp}
+NFS_MNT=${NFS_MNT:-/run/nfsmnt}
+NFS_SERVER=${NFS_SERVER:-$SMCR_PEER_IP}
+NFS_CLIENT_XPRT=${NFS_CLIENT_XPRT:-linux}
+NFS_RPCR_KO=${NFS_RPCR_KO:-$SMCR_REPO/net/rpcrdma/rpcr.ko}
+# Workload sizes: modest, TCG moves a few MB/s over rxe
+NFS_BIG_MIB=${NFS_BIG_MIB:-4}
+NFS_ODD_BYTES=${NFS_ODD_BYTES:-1234567}
+NFS_DIR_ENTRIES=${NFS_DIR_ENTRIES:-300}
+# Between the 1024 and 4096-byte inline thresholds, moved with O_DIRECT
+# (one WRITE and one READ of exactly this size): inline or in a chunk
+NFS_SMALL_BYTES=${NFS_SMALL_BYTES:-2000}
+# Seconds any single mount, I/O or umount may take
+NFS_OP_TIMEOUT=${NFS_OP_TIMEOUT:-120}
+# v4 grace and lease (nfsd's minimum is 10): clients wait out the grace
+NFS_GRACE=${NFS_GRACE:-10}
+NFS_RXE=${NFS_RXE:-rxe0}
+NFS_PCAP_PY=$SMCR_REPO/tools/testing/selftests/net/rpcrdma/rpcrdma_pcap.py
+
+# nfs_t CMD...: CMD under the per-operation timeout (killed if stuck)
+nfs_t() { timeout -k 5 "$NFS_OP_TIMEOUT" "$@"; }
+
+# ---------------------------------------------------------------- server
+
+_nfs_server_up() {
+	local t0=$SECONDS
+
+	modprobe -a nfsd rpcrdma || return 1
+	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd || return 1
+	mkdir -p "$NFS_EXPORT" /run/rpcbind /var/lib/nfs/v4recovery
+	mountpoint -q "$NFS_EXPORT" ||
+		mount -t tmpfs -o size=256m,mode=1777 nfsexp "$NFS_EXPORT" || return 1
+	# Daemons get files, not tap_check's pipe, which they could keep open
+	rpcbind -w </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
+	# fsid: tmpfs has no UUID; 0 also makes it the v4 pseudo root
+	: >/etc/exports
+	exportfs -o rw,fsid=0,no_root_squash,no_subtree_check,insecure,sync \
+		"10.77.0.0/24:$NFS_EXPORT" || return 1
+	rpc.mountd </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
+	# Before nfsd's threads start, or the writes are refused
+	echo "$NFS_GRACE" >/proc/fs/nfsd/nfsv4gracetime || return 1
+	echo "$NFS_GRACE" >/proc/fs/nfsd/nfsv4leasetime || return 1
+	rpc.nfsd 8 </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
+	echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist || return 1
+	echo "# portlist: $(tr '\n' ' ' </proc/fs/nfsd/portlist)"
+	echo "# versions: $(cat /proc/fs/nfsd/versions)"
+	echo "# exports: $(exportfs -v | tr -s ' \t\n' ' ')"
+	wait_rdma_listen "$NFS_PORT" 30 || return 1
+	wait_listen 2049 30 || return 1
+	echo "# up in $((SECONDS - t0))s"
+}
+
+# nfs_server_start: knfsd, Linux's rpcrdma (svcrdma) and the export
+nfs_server_start() {
+	tap_check "knfsd exports a tmpfs over TCP 2049 and RDMA $NFS_PORT (v3, v4.x)" \
+		_nfs_server_up
+}
+
+# nfs_server_report: what the server saw, as diagnostics
+nfs_server_report() {
+	echo "# server rpc stats: $(grep -E '^(rpc|proc3|proc4ops) ' /proc/net/rpc/nfsd | cut -c1-160 | tr '\n' '|')"
+	nfs_rxe_counters_diag
+	grep -H . /proc/sys/sunrpc/svc_rdma/rdma_stat_* 2>/dev/null |
+		sed 's|.*/||; s/^/# svc_rdma /'
+}
+
+# ---------------------------------------------------------------- client
+
+# nfs_client_xprt_load [linux|ours]: the client's RPC-over-RDMA transport.
+# With ours, modprobe is also told never to load Linux's rpcrdma (the
+# kernel asks for "rpcrdma" when no transport has the "rdma" netid), so a
+# mount cannot silently go through Linux's module.
+nfs_client_xprt_load() {
+	local which=${1:-$NFS_CLIENT_XPRT}
+
+	case $which in
+	linux)
+		tap_check "modprobe rpcrdma (Linux's client transport)" \
+			modprobe -a nfs rpcrdma
+		;;
+	ours)
+		if [[ ! -r $NFS_RPCR_KO ]]; then
+			tap_fail "insmod rpcr.ko (our client transport)" \
+				"$NFS_RPCR_KO does not exist (not built yet?)"
+			return 1
+		fi
+		printf 'install %s /bin/false\n' rpcrdma xprtrdma svcrdma rpcrdma6 \
+			>/etc/modprobe.d/zz-nfs-test-no-linux-rpcrdma.conf
+		tap_check "modprobe sunrpc ib_core rdma_cm nfs" \
+			modprobe -a sunrpc ib_core rdma_cm nfs || return 1
+		tap_check "insmod rpcr.ko (our client transport)" \
+			insmod "$NFS_RPCR_KO"
+		;;
+	*)
+		tap_fail "client transport '$which' (linux or ours)"
+		return 1
+		;;
+	esac
+}
+
+nfs_xprt_name() {
+	if [[ $NFS_CLIENT_XPRT == linux ]]; then echo "Linux's rpcrdma"; else echo "our rpcr"; fi
+}
+
+# nfs_xprt_not_linux: with our module, Linux's must not have come in
+nfs_xprt_not_linux() {
+	[[ $NFS_CLIENT_XPRT == linux ]] && return 0
+	! grep -q '^rpcrdma ' /proc/modules
+}
+
+# nfs_opts VERS [EXTRA]: the mount options
+nfs_opts() {
+	local o="vers=$1,proto=rdma,port=$NFS_PORT"
+
+	# NLM would need statd; v3's MOUNT call still goes to mountd over TCP
+	[[ $1 == 3 ]] && o+=,nolock
+	[[ -n ${2:-} ]] && o+=",$2"
+	echo "$o"
+}
+
+# nfs_source VERS: what to mount (v4: the pseudo root)
+nfs_source() {
+	if [[ $1 == 3 ]]; then echo "$NFS_SERVER:$NFS_EXPORT"; else echo "$NFS_SERVER:/"; fi
+}
+
+# nfs_mount VERS [EXTRA]
+nfs_mount() {
+	mkdir -p "$NFS_MNT"
+	nfs_t mount -t nfs -o "$(nfs_opts "$@")" "$(nfs_source "$1")" "$NFS_MNT"
+}
+
+# nfs_umount: unmount; a stuck mount is forced and then detached, so the
+# next run starts from a free mount point
+nfs_umount() {
+	nfs_t umount "$NFS_MNT" && return 0
+	timeout -k 5 20 umount -f "$NFS_MNT" 2>/dev/null ||
+		umount -l "$NFS_MNT" 2>/dev/null
+	return 1
+}
+
+_nfs_remount() { nfs_umount && nfs_mount "$@"; }
+
+# nfs_mountstats: the mountstats block of the mount at $NFS_MNT
+nfs_mountstats() {
+	awk -v m=" mounted on $NFS_MNT with " '
+		/^device / { on = index($0, m) > 0 }
+		on' /proc/self/mountstats
+}
+
+# nfs_xprt_line: its "xprt:" line
+nfs_xprt_line() { nfs_mountstats | grep -E '^[[:space:]]*xprt:' | head -n1; }
+
+# nfs_on_rdma: the mount's transport is RDMA
+nfs_on_rdma() {
+	local l
+	l=$(nfs_xprt_line)
+	echo "$l"
+	[[ $l =~ xprt:[[:space:]]+rdma ]]
+}
+
+# nfs_rxe_counter NAME: one of the rxe port's hw counters
+nfs_rxe_counter() {
+	cat "/sys/class/infiniband/$NFS_RXE/ports/1/hw_counters/$1" 2>/dev/null || echo 0
+}
+
+nfs_rxe_counters_diag() {
+	local f out=
+	for f in /sys/class/infiniband/"$NFS_RXE"/ports/1/hw_counters/*; do
+		[[ -r $f ]] && out+=" ${f##*/}=$(<"$f")"
+	done
+	echo "# $NFS_RXE:$out"
+}
+
+# sha FILE: its SHA-256
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# same_file A B: equal SHA-256 (both printed when they differ)
+same_file() {
+	local x y
+	x=$(nfs_t sha256sum "$1" | cut -d' ' -f1) || return 1
+	y=$(sha "$2")
+	[[ -n $x && $x == "$y" ]] || { echo "$1 $x"; echo "$2 $y"; return 1; }
+}
+
+NFS_LINK_TARGET="target/of/the link"
+
+# _nfs_write_files DIR SRC: DIR with SRC's files and a symlink, synced
+_nfs_write_files() {
+	mkdir "$1" || return 1
+	nfs_t cp "$2/big" "$2/odd" "$1/" || return 1
+	nfs_t dd if="$2/small" of="$1/small" bs="$NFS_SMALL_BYTES" count=1 \
+		oflag=direct status=none || return 1
+	ln -s "$NFS_LINK_TARGET" "$1/link" || return 1
+	nfs_t sync
+}
+
+_nfs_readlink() {
+	local t
+	t=$(nfs_t readlink "$1") || return 1
+	echo "readlink: $t"
+	[[ $t == "$NFS_LINK_TARGET" ]]
+}
+
+_nfs_small_back() {
+	nfs_t dd if="$1" of=/tmp/nfs-small bs="$NFS_SMALL_BYTES" count=1 \
+		iflag=direct status=none || return 1
+	cmp /tmp/nfs-small "$2"
+}
+
+# _nfs_mkdir_entries DIR N: N empty files, by the shell itself (a fork
+# per file is slow under TCG)
+_nfs_mkdir_entries() {
+	local i
+	mkdir "$1" || return 1
+	for ((i = 0; i < $2; i++)); do
+		: >"$1/entry-$i" || return 1
+	done
+}
+
+# _nfs_count_entries DIR N: the directory lists exactly N entries
+_nfs_count_entries() {
+	local n
+	n=$(nfs_t ls -f -A "$1" | wc -l)
+	echo "listed $n entries"
+	((n == $2))
+}
+
+# _nfs_odirect SRC DST BACK: 1 MiB written and read back with O_DIRECT
+_nfs_odirect() {
+	nfs_t dd if="$1" of="$2" bs=1M count=1 oflag=direct status=none || return 1
+	nfs_t dd if="$2" of="$3" bs=1M count=1 iflag=direct status=none || return 1
+	head -c 1048576 "$1" | cmp - "$3"
+}
+
+# _nfs_rdma_rose SENT0 RCVD0 MIN: both rxe packet counters rose by MIN
+_nfs_rdma_rose() {
+	local ds dr
+	ds=$(($(nfs_rxe_counter sent_pkts) - $1))
+	dr=$(($(nfs_rxe_counter rcvd_pkts) - $2))
+	echo "$NFS_RXE sent_pkts +$ds rcvd_pkts +$dr (want >= $3 each)"
+	((ds >= $3 && dr >= $3))
+}
+
+# _nfs_chunks_used: the mount's xprt counted Read, Write and Reply chunks
+# (fields after "rdma": 10 generic, then read, write, reply chunk counts)
+_nfs_chunks_used() {
+	local l
+	l=$(nfs_xprt_line)
+	awk '{ printf "read chunks %s, write chunks %s, reply chunks %s\n", $13, $14, $15
+		exit !($13 > 0 && $14 > 0 && $15 > 0) }' <<<"$l"
+}
+
+# The mount's xprt: line at the end of the last nfs_workload
+NFS_LAST_XPRT=
+
+# nfs_workload LABEL VERS [EXTRA_OPTS] [CHECK_CHUNKS=0]: mount (with
+#   $NFS_CAPTURE set, the RoCEv2 frames of the mount itself, CM exchange
+#   and first RPCs, are captured there and reported), then
+#   a $NFS_BIG_MIB MiB, a $NFS_ODD_BYTES and a $NFS_SMALL_BYTES-byte file, a directory of
+#   $NFS_DIR_ENTRIES entries and a symlink written; unmounted and mounted
+#   again; all read back (SHA-256, count, readlink); 1 MiB of O_DIRECT I/O;
+#   proof it went over RDMA (mountstats, rxe counters); unmounted.
+# Returns 1 when the mount already failed.
+nfs_workload() {
+	local label=$1 vers=$2 extra=${3:-} chunks=${4:-0}
+	local d="$NFS_MNT/$label" src=/tmp/nfs-src s0 r0 min t0=$SECONDS
+
+	mkdir -p "$src"
+	[[ -s $src/big ]] || head -c $((NFS_BIG_MIB << 20)) /dev/urandom >"$src/big"
+	[[ -s $src/odd ]] || head -c "$NFS_ODD_BYTES" /dev/urandom >"$src/odd"
+	[[ -s $src/small ]] || head -c "$NFS_SMALL_BYTES" /dev/urandom >"$src/small"
+	s0=$(nfs_rxe_counter sent_pkts)
+	r0=$(nfs_rxe_counter rcvd_pkts)
+	if [[ -n ${NFS_CAPTURE:-} ]]; then
+		# not through tap_check: its subshell would lose the pid
+		if nfs_capture_start "$NFS_CAPTURE"; then
+			tap_ok "$label: tcpdump captures RoCEv2"
+		else
+			tap_fail "$label: tcpdump captures RoCEv2" "$(cat /tmp/tcpdump.out)"
+		fi
+	fi
+	tap_check "$label: mount -o $(nfs_opts "$vers" "$extra")" \
+		nfs_mount "$vers" "$extra"
+	local rc=$?
+	if [[ -n ${NFS_CAPTURE:-} ]]; then
+		nfs_capture_stop
+		tap_check "$label: RPC-over-RDMA in the capture of the mount" \
+			nfs_capture_report "$NFS_CAPTURE"
+	fi
+	((rc == 0)) || return 1
+	tap_check "$label: mountstats say xprt: rdma" nfs_on_rdma
+	tap_check "$label: $(nfs_xprt_name) carries the mount" nfs_xprt_not_linux
+	# All writes first, then a remount: the reads come from the server
+	tap_check "$label: write files of ${NFS_BIG_MIB} MiB, $NFS_ODD_BYTES and $NFS_SMALL_BYTES bytes, a symlink" \
+		_nfs_write_files "$d" "$src"
+	tap_check "$label: $NFS_DIR_ENTRIES directory entries created" \
+		_nfs_mkdir_entries "$d/dir" "$NFS_DIR_ENTRIES"
+	tap_check "$label: unmount and mount again" \
+		_nfs_remount "$vers" "$extra"
+	tap_check "$label: ${NFS_BIG_MIB} MiB file read back, SHA-256 equal" \
+		same_file "$d/big" "$src/big"
+	tap_check "$label: ${NFS_ODD_BYTES}-byte file read back, SHA-256 equal" \
+		same_file "$d/odd" "$src/odd"
+	tap_check "$label: ${NFS_SMALL_BYTES}-byte file read back with O_DIRECT, equal" \
+		_nfs_small_back "$d/small" "$src/small"
+	tap_check "$label: directory lists $NFS_DIR_ENTRIES entries" \
+		_nfs_count_entries "$d/dir" "$NFS_DIR_ENTRIES"
+	tap_check "$label: readlink gives the symlink's target" \
+		_nfs_readlink "$d/link"
+	tap_check "$label: 1 MiB O_DIRECT write and read, equal" \
+		_nfs_odirect "$src/big" "$d/direct" /tmp/nfs-direct
+	# The big file alone is that many 1024-byte (rxe MTU) packets each way
+	min=$((NFS_BIG_MIB * 1024))
+	tap_check "$label: RDMA carried it" _nfs_rdma_rose "$s0" "$r0" "$min"
+	if ((chunks)); then
+		tap_check "$label: Read, Write and Reply chunks used" _nfs_chunks_used
+	fi
+	NFS_LAST_XPRT=$(nfs_xprt_line | tr -s ' \t' ' ')
+	echo "# $label: $NFS_LAST_XPRT"
+	tap_check "$label: unmount" nfs_umount
+	echo "# $label: $((SECONDS - t0))s"
+}
+
+# ---------------------------------------------------------------- capture
+
+NFS_TCPDUMP_PID=
+# nfs_capture_start FILE: RoCEv2 frames of eth0 (UDP 4791) into FILE,
+# headers and the first bytes of payload only
+nfs_capture_start() {
+	local i
+	# Background jobs of a script read /dev/null: give it files
+	# immediate: a packet not yet handed over when we stop it is lost
+	tcpdump -i eth0 -s 400 --immediate-mode -U -w "$1" udp port 4791 \
+		</dev/null >/tmp/tcpdump.out 2>&1 &
+	NFS_TCPDUMP_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'listening on' /tmp/tcpdump.out && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+nfs_capture_stop() {
+	[[ -n $NFS_TCPDUMP_PID ]] || return 0
+	# The last replies may still be on their way through a slow guest
+	sleep 1
+	kill -INT "$NFS_TCPDUMP_PID" 2>/dev/null
+	wait "$NFS_TCPDUMP_PID" 2>/dev/null
+	NFS_TCPDUMP_PID=
+}
+
+# nfs_capture_report FILE: CM private data, credits and opcodes seen
+nfs_capture_report() {
+	python3 "$NFS_PCAP_PY" "$1" | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
