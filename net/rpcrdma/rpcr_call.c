@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * rpcr_call: a call's RPC message into an RPC-over-RDMA message, and a
+/* rpcr_call: a call's RPC message into an RPC-over-RDMA message, and a
  * reply's message back into the call's receive buffer (RFC 8166 §3.5,
  * §4.2, §4.3).
  *
@@ -15,19 +14,157 @@
 #include "rpcr_clnt.h"
 #include "rpcr_trace.h"
 
-/* the bytes a header of the call needs: fixed part and three lists */
-static int rpcr_call_encode_hdr(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
-				u8 *buf, u32 size)
+/* the reply's bytes the call's receive buffer holds */
+static u32 rpcr_rcv_room(const struct xdr_buf *buf)
 {
-	struct rpcr_hdr *h = &rx->shdr;
+	return buf->head[0].iov_len + buf->page_len + buf->tail[0].iov_len;
+}
 
-	memset(h, 0, sizeof(*h));
-	h->xid = be32_to_cpu(rqst->rq_xid);
-	h->vers = RPCR_VERSION_1;
-	/* §3.3.1: ask for as many credits as calls we may have in flight */
-	h->credit = rx->max_reqs;
-	h->proc = RPCR_MSG;
-	return rpcr_hdr_encode(h, buf, size);
+/* a receive buffer whose pages the RPC layer leaves to the transport */
+static int rpcr_fill_sparse(struct xdr_buf *buf)
+{
+	u32 i, n = (buf->page_base + buf->page_len + PAGE_SIZE - 1) >>
+		   PAGE_SHIFT;
+
+	if (!(buf->flags & XDRBUF_SPARSE_PAGES))
+		return 0;
+	for (i = buf->page_base >> PAGE_SHIFT; i < n; i++) {
+		if (!buf->pages[i])
+			buf->pages[i] = alloc_page(GFP_NOWAIT | __GFP_NOWARN);
+		if (!buf->pages[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* §3.5: where the reply goes. Inline when the largest reply fits the
+ * server's Sends; else a Write chunk for the data a READ places straight
+ * into its pages (§3.4.6) when the rest then fits; else a Reply chunk
+ * for all of it (§3.5.4).
+ */
+static int rpcr_call_plan_reply(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+				struct rpcr_hdr *h, u32 recv_max,
+				struct rpcr_frwr_chain *chain)
+{
+	struct rpcr_req *req = rpcr_req(rqst);
+	struct xdr_buf *rcv = &rqst->rq_rcv_buf;
+	u32 room = rpcr_rcv_room(rcv);
+	/* the reply's header echoes a Write chunk of the most segments */
+	u32 ddp_hdr = RPCR_HDR_MIN_LEN + 8 + RPCR_MAX_CHUNK_SEGS * RPCR_SEG_LEN;
+	int n;
+
+	if (room + RPCR_HDR_MIN_LEN <= recv_max)
+		return 0;
+	n = rpcr_fill_sparse(rcv);
+	if (n)
+		return n;
+	if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
+	    room - rcv->page_len + ddp_hdr <= recv_max) {
+		n = rpcr_frwr_map(rx->frwr, rcv, rcv->head[0].iov_len,
+				  rcv->page_len, true, &req->mrs, chain,
+				  req->write.segs, RPCR_MAX_CHUNK_SEGS);
+		if (n < 0)
+			return n;
+		req->write.nsegs = n;
+		req->nwrite = 1;
+		h->nwrites = 1;
+		h->writes[0] = req->write;
+		rpcr_stat_add(rx, RPCR_ST_WRITE_CHUNKS, 1);
+		return 0;
+	}
+	n = rpcr_frwr_map(rx->frwr, rcv, 0, room, true, &req->mrs, chain,
+			  req->reply.segs, RPCR_MAX_CHUNK_SEGS);
+	if (n < 0)
+		return n;
+	req->reply.nsegs = n;
+	req->has_reply = true;
+	h->has_reply = true;
+	h->reply = req->reply;
+	rpcr_stat_add(rx, RPCR_ST_REPLY_CHUNKS, 1);
+	return 0;
+}
+
+/* the call's pieces that go inline, as offsets in rq_snd_buf */
+struct rpcr_inline {
+	u32	len[2];
+	u32	from[2];
+};
+
+/* a Read list of one chunk at @pos, from the segments mapped */
+static void rpcr_call_read_list(struct rpcr_hdr *h, u32 pos,
+				const struct rpcr_seg *segs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		h->reads[i].position = pos;
+		h->reads[i].seg = segs[i];
+	}
+	h->nreads = n;
+}
+
+/* §3.5: how the call goes. Inline when it fits the server's receive
+ * buffers; else the data of a WRITE in a Read chunk where it sits
+ * (§3.4.5), the rest inline with the data's XDR roundup left out
+ * (§3.4.4.4); else all of it in a position-zero Read chunk, a Long
+ * Call sent as RDMA_NOMSG (§3.5.3).
+ */
+static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+			       struct rpcr_hdr *h, u32 send_max,
+			       struct rpcr_frwr_chain *chain,
+			       struct rpcr_inline *in)
+{
+	struct rpcr_req *req = rpcr_req(rqst);
+	struct xdr_buf *snd = &rqst->rq_snd_buf;
+	struct rpcr_seg segs[RPCR_MAX_READ_SEGS];
+	u32 head = snd->head[0].iov_len;
+	u32 pad = xdr_pad_size(snd->page_len);
+	u32 rest;
+	int n;
+
+	if (rpcr_hdr_len(h) + snd->len <= send_max) {
+		in->len[0] = snd->len;
+		return 0;
+	}
+	rest = snd->tail[0].iov_len > pad ? snd->tail[0].iov_len - pad : 0;
+	if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
+	    rpcr_hdr_len(h) + RPCR_MAX_READ_SEGS * RPCR_READ_SEG_LEN +
+	    head + rest <= send_max) {
+		n = rpcr_frwr_map(rx->frwr, snd, head, snd->page_len, false,
+				  &req->mrs, chain, segs, RPCR_MAX_READ_SEGS);
+		if (n < 0)
+			return n;
+		rpcr_call_read_list(h, head, segs, n);
+		in->len[0] = head;
+		in->from[1] = head + snd->page_len + pad;
+		in->len[1] = rest;
+		rpcr_stat_add(rx, RPCR_ST_READ_CHUNKS, 1);
+		rpcr_stat_add(rx, RPCR_ST_RDMA_CALL_BYTES, snd->page_len);
+		return 0;
+	}
+	n = rpcr_frwr_map(rx->frwr, snd, 0, snd->len, false, &req->mrs, chain,
+			  segs, RPCR_MAX_READ_SEGS);
+	if (n < 0)
+		return n;
+	rpcr_call_read_list(h, 0, segs, n);
+	h->proc = RPCR_NOMSG;
+	rpcr_stat_add(rx, RPCR_ST_NOMSG_CALLS, 1);
+	rpcr_stat_add(rx, RPCR_ST_READ_CHUNKS, 1);
+	rpcr_stat_add(rx, RPCR_ST_RDMA_CALL_BYTES, snd->len);
+	return 0;
+}
+
+/**
+ * rpcr_call_unregister() - end what a call's chunks offered the server
+ * @req: the call
+ * @inv_rkey: the handle the server invalidated with its reply, 0 if none
+ *
+ * Sleeps until the server can no longer reach the call's buffers.
+ */
+void rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey)
+{
+	if (!list_empty(&req->mrs))
+		rpcr_frwr_release(&req->mrs, inv_rkey);
 }
 
 /**
@@ -35,32 +172,66 @@ static int rpcr_call_encode_hdr(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
  * @rx: transport, XPRT_LOCKED by the caller, with a connection
  * @rqst: the call, its RPC message encoded in @rqst->rq_snd_buf
  * @sb: send buffer to build it in
+ * @chain: the registrations of its chunks, to post before the Send
  *
- * Return: bytes to send from @sb, or -EMSGSIZE when the call does not
- * fit inline, -EIO when its buffer cannot be read.
+ * Return: bytes to send from @sb; -EAGAIN when registrations ran out
+ * and -ENOMEM when pages for the reply did (both pass), -EMSGSIZE when
+ * the call cannot be conveyed, -EIO when its buffer cannot be read.
  */
 int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
-		      struct rpcr_sbuf *sb)
+		      struct rpcr_sbuf *sb, struct rpcr_frwr_chain *chain)
 {
 	struct rpcr_ep *ep = rx->ep;
-	u32 msglen = rqst->rq_snd_buf.len;
-	u32 limit = min(ep->cfg.inline_size, ep->peer_recv);
-	int hlen;
+	struct rpcr_req *req = rpcr_req(rqst);
+	struct rpcr_hdr *h = &rx->shdr;
+	struct rpcr_inline in = { };
+	u32 send_max = min(ep->cfg.inline_size, ep->peer_recv);
+	u32 recv_max = min(ep->cfg.inline_size, ep->peer_send);
+	int hlen, i, rc;
+	u32 len;
 
-	hlen = rpcr_call_encode_hdr(rx, rqst, sb->buf, limit);
-	if (hlen < 0 || hlen + msglen > limit) {
-		rpcr_stat_add(rx, RPCR_ST_MARSHAL_FAIL, 1);
-		return -EMSGSIZE;
+	memset(h, 0, sizeof(*h));
+	h->xid = be32_to_cpu(rqst->rq_xid);
+	h->vers = RPCR_VERSION_1;
+	/* §3.3.1: ask for as many credits as calls we may have in flight */
+	h->credit = rx->max_reqs;
+	h->proc = RPCR_MSG;
+	req->nwrite = 0;
+	req->has_reply = false;
+
+	rc = rpcr_call_plan_reply(rx, rqst, h, recv_max, chain);
+	if (!rc)
+		rc = rpcr_call_plan_args(rx, rqst, h, send_max, chain, &in);
+	hlen = rc ? rc : rpcr_hdr_encode(h, sb->buf, send_max);
+	if (hlen < 0)
+		goto fail;
+	len = hlen;
+	for (i = 0; i < ARRAY_SIZE(in.len); i++) {
+		rc = -EMSGSIZE;
+		if (len + in.len[i] > send_max)
+			goto fail;
+		rc = -EIO;
+		if (in.len[i] &&
+		    read_bytes_from_xdr_buf(&rqst->rq_snd_buf, in.from[i],
+					    sb->buf + len, in.len[i]))
+			goto fail;
+		len += in.len[i];
 	}
-	if (read_bytes_from_xdr_buf(&rqst->rq_snd_buf, 0, sb->buf + hlen,
-				    msglen)) {
+	rpcr_stat_add(rx, RPCR_ST_PULLUP_BYTES, len - hlen);
+	trace_rpcr_call_send(h->xid, h->proc, h->credit, len,
+			     (h->nreads ? 1 : 0) | (h->nwrites ? 2 : 0) |
+			     (h->has_reply ? 4 : 0));
+	return len;
+
+fail:
+	rc = hlen < 0 ? hlen : rc;
+	/* nothing was posted: no invalidation */
+	rpcr_frwr_release(&req->mrs, ~0U);
+	chain->first = NULL;
+	chain->last = NULL;
+	if (rc != -EAGAIN && rc != -ENOMEM)
 		rpcr_stat_add(rx, RPCR_ST_MARSHAL_FAIL, 1);
-		return -EIO;
-	}
-	rpcr_stat_add(rx, RPCR_ST_PULLUP_BYTES, msglen);
-	trace_rpcr_call_send(rx->shdr.xid, rx->shdr.proc, rx->shdr.credit,
-			     hlen + msglen, 0);
-	return hlen + msglen;
+	return rc;
 }
 
 /* §3.3.1: a grant of 0 would stop us for good; more than we asked for
@@ -74,12 +245,6 @@ static void rpcr_reply_credits(struct rpcr_xprt *rx, u32 grant)
 	spin_lock(&xprt->transport_lock);
 	xprt->cwnd = (unsigned long)grant << RPC_CWNDSHIFT;
 	spin_unlock(&xprt->transport_lock);
-}
-
-/* the bytes of an RPC message the call's receive buffer holds */
-static u32 rpcr_rcv_room(const struct xdr_buf *buf)
-{
-	return buf->head[0].iov_len + buf->page_len + buf->tail[0].iov_len;
 }
 
 /* What the RPC layer gets for a reply that cannot be delivered: an
@@ -118,6 +283,78 @@ static int rpcr_reply_inline(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	return len;
 }
 
+/* §3.4.6: a returned chunk has the segments offered, each filled no
+ * further than offered; the bytes returned are summed into @len
+ */
+static bool rpcr_reply_chunk_ok(const struct rpcr_write_chunk *offered,
+				const struct rpcr_write_chunk *got, u32 *len)
+{
+	u32 i;
+
+	*len = 0;
+	if (got->nsegs != offered->nsegs)
+		return false;
+	for (i = 0; i < got->nsegs; i++) {
+		if (got->segs[i].handle != offered->segs[i].handle ||
+		    got->segs[i].length > offered->segs[i].length)
+			return false;
+		*len += got->segs[i].length;
+	}
+	return true;
+}
+
+/* the chunks of a reply are ones its call offered */
+static bool rpcr_reply_chunks_ok(const struct rpcr_req *req,
+				 const struct rpcr_hdr *h, u32 *written,
+				 u32 *replied)
+{
+	*written = 0;
+	*replied = 0;
+	if (h->nwrites > req->nwrite || (h->has_reply && !req->has_reply))
+		return false;
+	if (h->nwrites &&
+	    !rpcr_reply_chunk_ok(&req->write, &h->writes[0], written))
+		return false;
+	return !h->has_reply ||
+	       rpcr_reply_chunk_ok(&req->reply, &h->reply, replied);
+}
+
+/* the lengths of both views of the receive buffer: the RPC layer
+ * checks that they agree
+ */
+static void rpcr_rcv_set_lens(struct rpc_rqst *rqst, u32 head, u32 pages)
+{
+	rqst->rq_rcv_buf.head[0].iov_len = head;
+	rqst->rq_private_buf.head[0].iov_len = head;
+	rqst->rq_rcv_buf.page_len = pages;
+	rqst->rq_private_buf.page_len = pages;
+}
+
+/* An RDMA_MSG whose READ data the server wrote into the call's pages
+ * (§3.4.6.1). The inline message is the reply without that data item
+ * and its roundup: the bytes before it fill the head, those after it
+ * follow the data in the tail, behind the roundup the XDR decoder
+ * skips there. A reply shorter than the head has nothing after the data.
+ */
+static int rpcr_reply_ddp(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+			  const u8 *msg, u32 len, u32 written)
+{
+	struct xdr_buf *buf = &rqst->rq_private_buf;
+	u32 head = min_t(u32, len, buf->head[0].iov_len);
+	u32 pad = xdr_pad_size(written);
+	u32 after = len - head;
+
+	if (written > buf->page_len || pad + after > buf->tail[0].iov_len)
+		return -EMSGSIZE;
+	memcpy(buf->head[0].iov_base, msg, head);
+	if (after)
+		memcpy((u8 *)buf->tail[0].iov_base + pad, msg + head, after);
+	rpcr_rcv_set_lens(rqst, head, written);
+	rpcr_stat_add(rx, RPCR_ST_FIXUP_BYTES, len);
+	rpcr_stat_add(rx, RPCR_ST_RDMA_REPLY_BYTES, written);
+	return head + written + pad + after;
+}
+
 /**
  * rpcr_reply_recv() - a message arrived on a client's connection
  * @owner: the struct rpcr_xprt
@@ -125,8 +362,9 @@ static int rpcr_reply_inline(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
  * @len: its length
  * @inv_rkey: rkey the server invalidated with it, 0 if none
  *
- * A reply completes its call; a message that is no reply of a waiting
- * call is counted and dropped (§4.5 has no error a Requester sends).
+ * A reply completes its call once the server can no longer reach the
+ * call's buffers; a message that is no reply of a waiting call is
+ * counted and dropped (§4.5 has no error a Requester sends).
  */
 void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 {
@@ -134,6 +372,8 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpcr_hdr *h = &rx->rhdr;
 	struct rpc_rqst *rqst;
+	struct rpcr_req *req;
+	u32 written, replied;
 	int hlen, n;
 
 	hlen = rpcr_hdr_decode(msg, len, h);
@@ -156,23 +396,26 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	}
 	xprt_pin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);
+	req = rpcr_req(rqst);
 
-	switch (h->proc) {
-	case RPCR_MSG:
-		if (h->nwrites || h->has_reply) {
-			trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_CHUNK,
-					      -EPROTO);
-			n = -EPROTO;
-			break;
-		}
+	/* first of all, the server's access to the call's memory ends */
+	rpcr_call_unregister(req, inv_rkey);
+
+	n = -EPROTO;
+	if (h->proc == RPCR_ERROR) {
+		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EREMOTEIO);
+	} else if (!rpcr_reply_chunks_ok(req, h, &written, &replied)) {
+		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_CHUNK, n);
+	} else if (h->proc == RPCR_NOMSG) {
+		/* §3.5.4: the whole reply is in the Reply chunk, in place */
+		n = replied;
+		rpcr_stat_add(rx, RPCR_ST_RDMA_REPLY_BYTES, replied);
+	} else if (h->nwrites) {
+		n = rpcr_reply_ddp(rx, rqst, msg + hlen, len - hlen, written);
+	} else {
 		n = rpcr_reply_inline(rx, rqst, msg + hlen, len - hlen);
-		break;
-	default:
-		/* RDMA_ERROR, or chunks this call did not offer */
-		n = -EPROTO;
-		break;
 	}
-	if (n < 0) {
+	if (n <= 0) {
 		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
 		n = rpcr_reply_system_err(rqst);
 	}

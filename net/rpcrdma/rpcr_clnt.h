@@ -12,6 +12,7 @@
 #include <linux/workqueue.h>
 
 #include "rpcr_ep.h"
+#include "rpcr_frwr.h"
 #include "rpcr_wire.h"
 
 /* Counters of a transport, printed in /proc/self/mountstats in the
@@ -43,6 +44,7 @@ enum rpcr_stat {
  * @ep_sem: held for writing while @ep is replaced or torn down, for
  *	reading by whoever uses it outside XPRT_LOCKED
  * @ep: the connection, NULL while there is none
+ * @frwr: its registrations
  * @connect_work: sets up @ep, from ->connect
  * @connect_error: the last attempt's outcome; its failure delays the next
  * @max_reqs: calls in flight at most, and the credits asked for
@@ -55,6 +57,7 @@ struct rpcr_xprt {
 	struct rpc_xprt		xprt;
 	struct rw_semaphore	ep_sem;
 	struct rpcr_ep		*ep;
+	struct rpcr_frwr	*frwr;
 	struct delayed_work	connect_work;
 	int			connect_error;
 	u32			max_reqs;
@@ -62,6 +65,31 @@ struct rpcr_xprt {
 	struct rpcr_hdr		rhdr;
 	atomic_long_t		stats[RPCR_ST_NR];
 };
+
+/**
+ * struct rpcr_req - a call's transport state, in front of its buffers
+ * @mrs: the registrations its chunks offer the server; the call's task
+ *	owns the list, the reply handler while it holds the call pinned,
+ *	and the connection's teardown under @ep_sem
+ * @write: the Write chunk offered, if @nwrite
+ * @nwrite: 1 with a Write chunk, else 0
+ * @reply: the Reply chunk offered, if @has_reply
+ * @has_reply: a Reply chunk was offered
+ * @buf: rq_buffer (the call) and rq_rbuffer (the reply)
+ */
+struct rpcr_req {
+	struct list_head	mrs;
+	struct rpcr_write_chunk	write;
+	u32			nwrite;
+	struct rpcr_write_chunk	reply;
+	bool			has_reply;
+	u8			buf[] __aligned(8);
+};
+
+static inline struct rpcr_req *rpcr_req(const struct rpc_rqst *rqst)
+{
+	return container_of(rqst->rq_buffer, struct rpcr_req, buf);
+}
 
 static inline struct rpcr_xprt *rpcr_xprt(struct rpc_xprt *xprt)
 {
@@ -75,7 +103,8 @@ static inline void rpcr_stat_add(struct rpcr_xprt *rx, enum rpcr_stat s,
 }
 
 int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
-		      struct rpcr_sbuf *sb);
+		      struct rpcr_sbuf *sb, struct rpcr_frwr_chain *chain);
+void rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey);
 void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey);
 
 int rpcr_clnt_init(void);

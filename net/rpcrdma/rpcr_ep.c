@@ -450,6 +450,24 @@ void rpcr_ep_disconnect(struct rpcr_ep *ep)
 }
 
 /**
+ * rpcr_ep_drain() - end the connection and flush its work requests
+ * @ep: endpoint
+ *
+ * When this returns, every handler for a work request of @ep has run,
+ * and none will run again. The owner is not told: it asked. Called again,
+ * it does nothing.
+ */
+void rpcr_ep_drain(struct rpcr_ep *ep)
+{
+	WRITE_ONCE(ep->up, false);
+	if (ep->id->qp && !ep->drained) {
+		rdma_disconnect(ep->id);
+		ib_drain_qp(ep->id->qp);
+		ep->drained = true;
+	}
+}
+
+/**
  * rpcr_ep_destroy() - end the connection and free everything of it
  * @ep: endpoint, from rpcr_ep_connect()
  *
@@ -458,12 +476,9 @@ void rpcr_ep_disconnect(struct rpcr_ep *ep)
  */
 void rpcr_ep_destroy(struct rpcr_ep *ep)
 {
-	WRITE_ONCE(ep->up, false);
-	if (ep->id->qp) {
-		rdma_disconnect(ep->id);
-		ib_drain_qp(ep->id->qp);
+	rpcr_ep_drain(ep);
+	if (ep->id->qp)
 		rdma_destroy_qp(ep->id);
-	}
 	rpcr_ep_free_bufs(ep);
 	if (!IS_ERR_OR_NULL(ep->rcq))
 		ib_free_cq(ep->rcq);

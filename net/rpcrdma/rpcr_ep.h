@@ -90,6 +90,7 @@ struct rpcr_rbuf {
  * @cm_status: its outcome, 0 or a negative errno
  * @up: established and not yet seen going down; set and cleared only by
  *	the CM handler and rpcr_ep_destroy(), which the CM serialises
+ * @drained: rpcr_ep_drain() flushed the QP
  * @peer_recv: largest Send the peer takes (RFC 8797; 1024 without)
  * @peer_send: largest Send the peer makes
  * @peer_inv: the peer welcomes Send With Invalidate
@@ -109,6 +110,7 @@ struct rpcr_ep {
 	struct completion		cm_done;
 	int				cm_status;
 	bool				up;
+	bool				drained;
 	u32				peer_recv;
 	u32				peer_send;
 	bool				peer_inv;
@@ -122,6 +124,7 @@ struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
 				const struct rpcr_ep_cfg *cfg,
 				const struct rpcr_ep_ops *ops, void *owner);
 void rpcr_ep_disconnect(struct rpcr_ep *ep);
+void rpcr_ep_drain(struct rpcr_ep *ep);
 void rpcr_ep_destroy(struct rpcr_ep *ep);
 struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep);
 void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * rpcr_xprt: the client transport class "rdma" (ident 256, netids rdma
+/* rpcr_xprt: the client transport class "rdma" (ident 256, netids rdma
  * and rdma6) that the NFS client and every other sunrpc user find by
  * name, and the rpc_xprt operations behind it: connection set-up and
  * teardown, credit-based congestion control, sending a call.
@@ -30,11 +29,13 @@
 #define RPCR_REEST_MAX		(30U * HZ)
 #define RPCR_IDLE_TO		(5U * 60 * HZ)
 
-/* The RPC message bytes of a call or reply, inline: what remains of a
- * Send of RPCR_INLINE_SIZE past the transport header and the largest
- * RPC and NFS headers, rounded down to what NFS uses (a power of two).
+/* the largest payload: what one MR maps (rpcr_frwr.c) */
+#define RPCR_MAX_PAYLOAD	SZ_1M
+
+/* registrations a call may hold: a Read chunk, a Write or Reply chunk,
+ * each of a few segments where memory is not contiguous
  */
-#define RPCR_MAX_PAYLOAD	2048
+#define RPCR_MRS_PER_CALL	4
 
 static unsigned int rpcr_slot_table_entries = 32;
 module_param_named(slot_table_entries, rpcr_slot_table_entries, uint, 0444);
@@ -71,18 +72,28 @@ static void rpcr_connect_worker(struct work_struct *work)
 		 */
 		.nrecv		= rx->max_reqs + 1,
 		.nsend		= rx->max_reqs * 2,
+		/* a REG_MR and a LOCAL_INV outstanding per MR at most */
+		.nsend_extra	= rx->max_reqs * RPCR_MRS_PER_CALL * 2,
 		.inline_size	= RPCR_INLINE_SIZE,
 	};
+	struct rpcr_frwr *frwr = NULL;
 	struct rpcr_ep *ep;
 	int rc;
 
 	ep = rpcr_ep_connect(xprt->xprt_net, (struct sockaddr *)&xprt->addr,
 			     &cfg, &rpcr_clnt_ep_ops, rx);
 	rc = PTR_ERR_OR_ZERO(ep);
+	if (!rc) {
+		frwr = rpcr_frwr_create(ep, rx->max_reqs * RPCR_MRS_PER_CALL);
+		rc = PTR_ERR_OR_ZERO(frwr);
+		if (rc)
+			rpcr_ep_destroy(ep);
+	}
 	rx->connect_error = rc;
 	if (!rc) {
 		down_write(&rx->ep_sem);
 		rx->ep = ep;
+		rx->frwr = frwr;
 		up_write(&rx->ep_sem);
 		/* §3.3.1: one credit until the server grants more */
 		spin_lock(&xprt->transport_lock);
@@ -116,17 +127,56 @@ static void rpcr_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	queue_delayed_work(system_long_wq, &rx->connect_work, delay);
 }
 
-/* take the connection away and end it */
+/* Take the connection away and end it. Its registrations go after its
+ * QP is drained, so no reply handler runs, and before its PD; a call
+ * that still lists some loses them (they died with the QP).
+ */
 static void rpcr_drop_ep(struct rpcr_xprt *rx)
 {
-	struct rpcr_ep *ep;
-
 	down_write(&rx->ep_sem);
-	ep = rx->ep;
-	rx->ep = NULL;
+	if (rx->ep) {
+		rpcr_ep_drain(rx->ep);
+		rpcr_frwr_destroy(rx->frwr);
+		rpcr_ep_destroy(rx->ep);
+		rx->ep = NULL;
+		rx->frwr = NULL;
+	}
 	up_write(&rx->ep_sem);
-	if (ep)
-		rpcr_ep_destroy(ep);
+}
+
+static int rpcr_buf_alloc(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	size_t call = ALIGN(rqst->rq_callsize, 8);
+	struct rpcr_req *req;
+
+	req = kmalloc(struct_size(req, buf, call + rqst->rq_rcvsize),
+		      rpc_task_gfp_mask());
+	if (!req)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&req->mrs);
+	req->nwrite = 0;
+	req->has_reply = false;
+	rqst->rq_buffer = req->buf;
+	rqst->rq_rbuffer = req->buf + call;
+	return 0;
+}
+
+/* a call that ends without its reply (signal, timeout) may still have
+ * chunks the server can reach: they end before the memory is freed
+ */
+static void rpcr_buf_free(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	struct rpcr_xprt *rx = rpcr_xprt(rqst->rq_xprt);
+	struct rpcr_req *req = rpcr_req(rqst);
+
+	down_read(&rx->ep_sem);
+	rpcr_call_unregister(req, 0);
+	up_read(&rx->ep_sem);
+	kfree(req);
+	rqst->rq_buffer = NULL;
+	rqst->rq_rbuffer = NULL;
 }
 
 static void rpcr_close(struct rpc_xprt *xprt)
@@ -199,6 +249,7 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;
 	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+	struct rpcr_frwr_chain chain = { };
 	struct rpcr_ep *ep = rx->ep;
 	struct rpcr_sbuf *sb;
 	int len;
@@ -221,13 +272,14 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 		rpcr_stat_add(rx, RPCR_ST_SBUF_EMPTY, 1);
 		return -ENOBUFS;
 	}
-	len = rpcr_call_marshal(rx, rqst, sb);
+	len = rpcr_call_marshal(rx, rqst, sb, &chain);
 	if (len < 0) {
 		rpcr_ep_sbuf_put(sb);
-		return len;
+		/* short of registrations or pages: try again soon */
+		return len == -EAGAIN ? -ENOBUFS : len;
 	}
 	rqst->rq_xtime = ktime_get();
-	if (rpcr_ep_send(ep, sb, len, 0, NULL, NULL)) {
+	if (rpcr_ep_send(ep, sb, len, 0, chain.first, chain.last)) {
 		rpcr_close(xprt);
 		return -ENOTCONN;
 	}
@@ -303,8 +355,8 @@ static const struct rpc_xprt_ops rpcr_xprt_ops = {
 	.rpcbind		= rpcb_getport_async,
 	.set_port		= rpcr_set_port,
 	.connect		= rpcr_connect,
-	.buf_alloc		= rpc_malloc,
-	.buf_free		= rpc_free,
+	.buf_alloc		= rpcr_buf_alloc,
+	.buf_free		= rpcr_buf_free,
 	.send_request		= rpcr_send_request,
 	.timer			= rpcr_timer,
 	.close			= rpcr_close,
