@@ -185,8 +185,8 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	struct rpcr_req *req = rpcr_req(rqst);
 	struct rpcr_hdr *h = &rx->shdr;
 	struct rpcr_inline in = { };
-	u32 send_max = min(ep->cfg.inline_size, ep->peer_recv);
-	u32 recv_max = min(ep->cfg.inline_size, ep->peer_send);
+	u32 send_max = min(rx->inline_write, ep->peer_recv);
+	u32 recv_max = min(rx->inline_read, ep->peer_send);
 	int hlen, i, rc;
 	u32 len;
 
@@ -381,6 +381,10 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	if (n) {
 		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
 		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, n);
+		return;
+	}
+	if (rpcr_bc_is_call(h, msg + hlen, len - hlen)) {
+		rpcr_bc_recv_call(rx, msg + hlen, len - hlen);
 		return;
 	}
 	trace_rpcr_reply_recv(h->xid, h->proc, h->credit, len,

@@ -15,6 +15,12 @@
 #include "rpcr_frwr.h"
 #include "rpcr_wire.h"
 
+/* backward calls the server may have outstanding (RFC 8167 §3.2), and
+ * the largest Send of one or of its reply: the smallest any peer takes
+ */
+#define RPCR_BC_SLOTS	8
+#define RPCR_BC_INLINE	RPCR_V1_INLINE_DEFAULT
+
 /* Counters of a transport, printed in /proc/self/mountstats in the
  * order of Linux's xprtrdma (the columns nfs-utils' mountstats reads)
  */
@@ -48,6 +54,8 @@ enum rpcr_stat {
  * @connect_work: sets up @ep, from ->connect
  * @connect_error: the last attempt's outcome; its failure delays the next
  * @max_reqs: calls in flight at most, and the credits asked for
+ * @inline_read: the largest reply we take inline (sysctl, at connect)
+ * @inline_write: the largest call we send inline (sysctl, at connect)
  * @shdr: the header of the call being sent, under XPRT_LOCKED
  * @rhdr: the header of the reply being handled; the receive CQ handles
  *	one message at a time
@@ -61,6 +69,8 @@ struct rpcr_xprt {
 	struct delayed_work	connect_work;
 	int			connect_error;
 	u32			max_reqs;
+	u32			inline_read;
+	u32			inline_write;
 	struct rpcr_hdr		shdr;
 	struct rpcr_hdr		rhdr;
 	atomic_long_t		stats[RPCR_ST_NR];
@@ -106,6 +116,16 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		      struct rpcr_sbuf *sb, struct rpcr_frwr_chain *chain);
 void rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey);
 void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey);
+
+int rpcr_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);
+void rpcr_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);
+size_t rpcr_bc_maxpayload(struct rpc_xprt *xprt);
+unsigned int rpcr_bc_num_slots(struct rpc_xprt *xprt);
+void rpcr_bc_free_rqst(struct rpc_rqst *rqst);
+bool rpcr_bc_is_call(const struct rpcr_hdr *h, const u8 *msg, u32 len);
+void rpcr_bc_recv_call(struct rpcr_xprt *rx, const u8 *msg, u32 len);
+int rpcr_bc_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+		    struct rpcr_sbuf *sb);
 
 int rpcr_clnt_init(void);
 void rpcr_clnt_exit(void);

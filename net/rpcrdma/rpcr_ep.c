@@ -104,7 +104,7 @@ static int rpcr_ep_post_recv(struct rpcr_rbuf *rb)
 	struct rpcr_ep *ep = rb->ep;
 	struct ib_sge sge = {
 		.addr	= rb->dma,
-		.length	= ep->cfg.inline_size,
+		.length	= ep->cfg.recv_size,
 		.lkey	= ep->pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = {
@@ -134,10 +134,10 @@ static void rpcr_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		goto repost;
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
 		inv = wc->ex.invalidate_rkey;
-	ib_dma_sync_single_for_cpu(dev, rb->dma, ep->cfg.inline_size,
+	ib_dma_sync_single_for_cpu(dev, rb->dma, ep->cfg.recv_size,
 				   DMA_FROM_DEVICE);
 	ep->ops->recv(ep->owner, rb->buf, wc->byte_len, inv);
-	ib_dma_sync_single_for_device(dev, rb->dma, ep->cfg.inline_size,
+	ib_dma_sync_single_for_device(dev, rb->dma, ep->cfg.recv_size,
 				      DMA_FROM_DEVICE);
 repost:
 	if (rpcr_ep_post_recv(rb))
@@ -160,7 +160,7 @@ static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * rpcr_ep_sbuf_get() - take a send buffer
  * @ep: endpoint
  *
- * Return: a buffer of @ep->cfg.inline_size bytes, or NULL when every one
+ * Return: a buffer of @ep->cfg.send_size bytes, or NULL when every one
  * still waits for its Send to complete.
  */
 struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep)
@@ -241,14 +241,14 @@ static void rpcr_ep_free_bufs(struct rpcr_ep *ep)
 	for (i = 0; ep->rbufs && i < ep->cfg.nrecv; i++) {
 		if (!ep->rbufs[i].buf)
 			break;
-		ib_dma_unmap_single(dev, ep->rbufs[i].dma, ep->cfg.inline_size,
+		ib_dma_unmap_single(dev, ep->rbufs[i].dma, ep->cfg.recv_size,
 				    DMA_FROM_DEVICE);
 		kfree(ep->rbufs[i].buf);
 	}
 	for (i = 0; ep->sbufs && i < ep->cfg.nsend; i++) {
 		if (!ep->sbufs[i].buf)
 			break;
-		ib_dma_unmap_single(dev, ep->sbufs[i].dma, ep->cfg.inline_size,
+		ib_dma_unmap_single(dev, ep->sbufs[i].dma, ep->cfg.send_size,
 				    DMA_TO_DEVICE);
 		kfree(ep->sbufs[i].buf);
 	}
@@ -256,16 +256,16 @@ static void rpcr_ep_free_bufs(struct rpcr_ep *ep)
 	kfree(ep->sbufs);
 }
 
-/* one buffer of the inline size, mapped for @dir */
-static u8 *rpcr_ep_map_buf(struct rpcr_ep *ep, u64 *dma,
+/* one buffer of @size bytes, mapped for @dir */
+static u8 *rpcr_ep_map_buf(struct rpcr_ep *ep, u32 size, u64 *dma,
 			   enum dma_data_direction dir)
 {
 	struct ib_device *dev = ep->id->device;
-	u8 *buf = kzalloc(ep->cfg.inline_size, GFP_KERNEL);
+	u8 *buf = kzalloc(size, GFP_KERNEL);
 
 	if (!buf)
 		return NULL;
-	*dma = ib_dma_map_single(dev, buf, ep->cfg.inline_size, dir);
+	*dma = ib_dma_map_single(dev, buf, size, dir);
 	if (ib_dma_mapping_error(dev, *dma)) {
 		kfree(buf);
 		return NULL;
@@ -286,7 +286,8 @@ static int rpcr_ep_alloc_bufs(struct rpcr_ep *ep)
 
 		rb->ep = ep;
 		rb->cqe.done = rpcr_ep_recv_done;
-		rb->buf = rpcr_ep_map_buf(ep, &rb->dma, DMA_FROM_DEVICE);
+		rb->buf = rpcr_ep_map_buf(ep, ep->cfg.recv_size, &rb->dma,
+					  DMA_FROM_DEVICE);
 		if (!rb->buf)
 			return -ENOMEM;
 	}
@@ -295,7 +296,8 @@ static int rpcr_ep_alloc_bufs(struct rpcr_ep *ep)
 
 		sb->ep = ep;
 		sb->cqe.done = rpcr_ep_send_done;
-		sb->buf = rpcr_ep_map_buf(ep, &sb->dma, DMA_TO_DEVICE);
+		sb->buf = rpcr_ep_map_buf(ep, ep->cfg.send_size, &sb->dma,
+					  DMA_TO_DEVICE);
 		if (!sb->buf)
 			return -ENOMEM;
 		list_add_tail(&sb->node, &ep->free);
@@ -344,8 +346,8 @@ static int rpcr_ep_establish(struct rpcr_ep *ep, const struct sockaddr *dst)
 	struct rpcr_cm_priv priv = {
 		.version	= RPCR_CM_VERSION,
 		.flags		= RPCR_CM_F_REMOTE_INV,
-		.send_size	= ep->cfg.inline_size,
-		.recv_size	= ep->cfg.inline_size,
+		.send_size	= ep->cfg.send_size,
+		.recv_size	= ep->cfg.recv_size,
 	};
 	u8 pdata[RPCR_CM_PRIV_LEN];
 	struct rdma_conn_param param = {

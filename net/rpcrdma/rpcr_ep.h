@@ -37,14 +37,17 @@ struct rpcr_ep_ops {
  * @nsend: send buffers (each one Send outstanding at most)
  * @nsend_extra: more send work requests a Send may be chained behind
  *	(memory registrations)
- * @inline_size: bytes of each receive and send buffer, also announced to
- *	the peer as the largest Send made and received (RFC 8797)
+ * @recv_size: bytes of each receive buffer, announced to the peer as the
+ *	largest Send we take (RFC 8797)
+ * @send_size: bytes of each send buffer, announced as the largest Send
+ *	we make
  */
 struct rpcr_ep_cfg {
 	u32	nrecv;
 	u32	nsend;
 	u32	nsend_extra;
-	u32	inline_size;
+	u32	recv_size;
+	u32	send_size;
 };
 
 /**

@@ -6,19 +6,28 @@
 #include <linux/module.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_sysctl.h"
 
 static int __init rpcr_init(void)
 {
 	int rc;
 
 	rc = rpcr_clnt_init();
-	if (rc == -EEXIST)
+	if (rc == -EEXIST) {
 		pr_err("rpcr: sunrpc has an RDMA transport already; unload Linux's rpcrdma first\n");
+		return rc;
+	}
+	if (rc)
+		return rc;
+	rc = rpcr_sysctl_init();
+	if (rc)
+		rpcr_clnt_exit();
 	return rc;
 }
 
 static void __exit rpcr_exit(void)
 {
+	rpcr_sysctl_exit();
 	rpcr_clnt_exit();
 }
 

@@ -16,6 +16,7 @@ enum rpcr_drop {
 	RPCR_DROP_XID,		/* no call waits for the XID */
 	RPCR_DROP_SIZE,		/* reply past what the call can hold */
 	RPCR_DROP_CHUNK,	/* chunk the call did not offer */
+	RPCR_DROP_BCALL,	/* backward call without a free slot */
 };
 #endif /* RPCR_TRACE_ONCE_H */
 
@@ -45,12 +46,48 @@ TRACE_DEFINE_ENUM(RPCR_DROP_HDR);
 TRACE_DEFINE_ENUM(RPCR_DROP_XID);
 TRACE_DEFINE_ENUM(RPCR_DROP_SIZE);
 TRACE_DEFINE_ENUM(RPCR_DROP_CHUNK);
+TRACE_DEFINE_ENUM(RPCR_DROP_BCALL);
 
 #define rpcr_show_drop(d)					\
 	__print_symbolic(d, { RPCR_DROP_HDR, "bad header" },	\
 			    { RPCR_DROP_XID, "unknown xid" },	\
 			    { RPCR_DROP_SIZE, "too long" },	\
-			    { RPCR_DROP_CHUNK, "bad chunk" })
+			    { RPCR_DROP_CHUNK, "bad chunk" },	\
+			    { RPCR_DROP_BCALL, "no backward slot" })
+
+/* names the trace buffer can print (ib_core's strings are not ours) */
+#define rpcr_show_cm_event(e)						\
+	__print_symbolic(e,						\
+		{ RDMA_CM_EVENT_ADDR_RESOLVED, "ADDR_RESOLVED" },	\
+		{ RDMA_CM_EVENT_ADDR_ERROR, "ADDR_ERROR" },		\
+		{ RDMA_CM_EVENT_ROUTE_RESOLVED, "ROUTE_RESOLVED" },	\
+		{ RDMA_CM_EVENT_ROUTE_ERROR, "ROUTE_ERROR" },		\
+		{ RDMA_CM_EVENT_CONNECT_REQUEST, "CONNECT_REQUEST" },	\
+		{ RDMA_CM_EVENT_CONNECT_ERROR, "CONNECT_ERROR" },	\
+		{ RDMA_CM_EVENT_UNREACHABLE, "UNREACHABLE" },		\
+		{ RDMA_CM_EVENT_REJECTED, "REJECTED" },			\
+		{ RDMA_CM_EVENT_ESTABLISHED, "ESTABLISHED" },		\
+		{ RDMA_CM_EVENT_DISCONNECTED, "DISCONNECTED" },		\
+		{ RDMA_CM_EVENT_DEVICE_REMOVAL, "DEVICE_REMOVAL" },	\
+		{ RDMA_CM_EVENT_ADDR_CHANGE, "ADDR_CHANGE" },		\
+		{ RDMA_CM_EVENT_TIMEWAIT_EXIT, "TIMEWAIT_EXIT" })
+
+#define rpcr_show_wc_status(s)						\
+	__print_symbolic(s,						\
+		{ IB_WC_SUCCESS, "SUCCESS" },				\
+		{ IB_WC_LOC_LEN_ERR, "LOC_LEN_ERR" },			\
+		{ IB_WC_LOC_QP_OP_ERR, "LOC_QP_OP_ERR" },		\
+		{ IB_WC_LOC_PROT_ERR, "LOC_PROT_ERR" },		\
+		{ IB_WC_WR_FLUSH_ERR, "WR_FLUSH_ERR" },		\
+		{ IB_WC_MW_BIND_ERR, "MW_BIND_ERR" },			\
+		{ IB_WC_REM_INV_REQ_ERR, "REM_INV_REQ_ERR" },		\
+		{ IB_WC_REM_ACCESS_ERR, "REM_ACCESS_ERR" },		\
+		{ IB_WC_REM_OP_ERR, "REM_OP_ERR" },			\
+		{ IB_WC_RETRY_EXC_ERR, "RETRY_EXC_ERR" },		\
+		{ IB_WC_RNR_RETRY_EXC_ERR, "RNR_RETRY_EXC_ERR" },	\
+		{ IB_WC_REM_ABORT_ERR, "REM_ABORT_ERR" },		\
+		{ IB_WC_FATAL_ERR, "FATAL_ERR" },			\
+		{ IB_WC_GENERAL_ERR, "GENERAL_ERR" })
 
 DECLARE_EVENT_CLASS(rpcr_msg_class,
 		    TP_PROTO(u32 xid, u32 proc, u32 credit, u32 len, u32 chunks),
@@ -95,6 +132,24 @@ TRACE_EVENT(rpcr_reply_drop,
 		      rpcr_show_drop(__entry->why), __entry->err)
 );
 
+DECLARE_EVENT_CLASS(rpcr_bcall_class,
+		    TP_PROTO(u32 xid, u32 len),
+		    TP_ARGS(xid, len),
+		    TP_STRUCT__entry(__field(u32, xid)
+				     __field(u32, len)),
+		    TP_fast_assign(__entry->xid = xid;
+				   __entry->len = len;),
+		    TP_printk("xid=0x%08x len=%u", __entry->xid, __entry->len)
+);
+
+#define DEFINE_RPCR_BCALL_EVENT(name)					\
+	DEFINE_EVENT(rpcr_bcall_class, name,				\
+		     TP_PROTO(u32 xid, u32 len),			\
+		     TP_ARGS(xid, len))
+
+DEFINE_RPCR_BCALL_EVENT(rpcr_bcall_recv);
+DEFINE_RPCR_BCALL_EVENT(rpcr_bcall_reply);
+
 DECLARE_EVENT_CLASS(rpcr_mr_class,
 		    TP_PROTO(u32 handle, u32 length, u64 offset, int nents),
 		    TP_ARGS(handle, length, offset, nents),
@@ -132,7 +187,7 @@ TRACE_EVENT(rpcr_cm_event,
 			   __entry->ev = ev;
 			   __entry->status = status;),
 	    TP_printk("id=%p %s status=%d", __entry->id,
-		      rdma_event_msg(__entry->ev), __entry->status)
+		      rpcr_show_cm_event(__entry->ev), __entry->status)
 );
 
 DECLARE_EVENT_CLASS(rpcr_id_err_class,
@@ -163,8 +218,8 @@ TRACE_EVENT(rpcr_wc_error,
 			   __entry->status = wc->status;
 			   __entry->vendor_err = wc->vendor_err;),
 	    TP_printk("cqe=%p %s (%u/0x%x)", __entry->cqe,
-		      ib_wc_status_msg(__entry->status), __entry->status,
-		      __entry->vendor_err)
+		      rpcr_show_wc_status(__entry->status),
+		      __entry->status, __entry->vendor_err)
 );
 
 #endif /* RPCR_TRACE_H */

@@ -14,15 +14,22 @@
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/xprt.h>
+#include <linux/sunrpc/xprtrdma.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_sysctl.h"
 #include "rpcr_trace.h"
 
 #define RPCR_NETID_RDMA		"rdma"
 #define RPCR_NETID_RDMA6	"rdma6"
 
-/* the bytes of each Send and Receive buffer, announced in RFC 8797 */
-#define RPCR_INLINE_SIZE	4096
+/* receive buffers take the largest inline reply of the default
+ * threshold at least: some servers assume it whatever we announce
+ */
+#define RPCR_RECV_MIN		RPCRDMA_DEF_INLINE
+
+/* calls in flight per connection at most, whatever the sysctl says */
+#define RPCR_MAX_SLOTS		256
 
 #define RPCR_BIND_TO		(60U * HZ)
 #define RPCR_REEST_INIT		(5U * HZ)
@@ -36,11 +43,6 @@
  * each of a few segments where memory is not contiguous
  */
 #define RPCR_MRS_PER_CALL	4
-
-static unsigned int rpcr_slot_table_entries = 32;
-module_param_named(slot_table_entries, rpcr_slot_table_entries, uint, 0444);
-MODULE_PARM_DESC(slot_table_entries,
-		 "calls in flight per connection, and credits asked for (2-256)");
 
 /* no timeout of its own: the RPC layer's retries run on a new connection */
 static const struct rpc_timeout rpcr_timeout = {
@@ -67,14 +69,16 @@ static void rpcr_connect_worker(struct work_struct *work)
 					    connect_work.work);
 	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpcr_ep_cfg cfg = {
-		/* one more than the credits: a reply is handled, and a new
-		 * call may go out, before its receive is posted again
+		/* one more than the credits, as a reply is handled, and a
+		 * new call may go out, before its receive is posted again;
+		 * and one for each backward call
 		 */
-		.nrecv		= rx->max_reqs + 1,
+		.nrecv		= rx->max_reqs + 1 + RPCR_BC_SLOTS,
 		.nsend		= rx->max_reqs * 2,
 		/* a REG_MR and a LOCAL_INV outstanding per MR at most */
 		.nsend_extra	= rx->max_reqs * RPCR_MRS_PER_CALL * 2,
-		.inline_size	= RPCR_INLINE_SIZE,
+		.recv_size	= max(rx->inline_read, RPCR_RECV_MIN),
+		.send_size	= rx->inline_write,
 	};
 	struct rpcr_frwr *frwr = NULL;
 	struct rpcr_ep *ep;
@@ -201,6 +205,7 @@ static void rpcr_destroy(struct rpc_xprt *xprt)
 
 	cancel_delayed_work_sync(&rx->connect_work);
 	rpcr_drop_ep(rx);
+	rpcr_bc_destroy(xprt, 0);
 	rpcr_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
@@ -272,7 +277,10 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 		rpcr_stat_add(rx, RPCR_ST_SBUF_EMPTY, 1);
 		return -ENOBUFS;
 	}
-	len = rpcr_call_marshal(rx, rqst, sb, &chain);
+	if (!rqst->rq_buffer)
+		len = rpcr_bc_marshal(rx, rqst, sb);
+	else
+		len = rpcr_call_marshal(rx, rqst, sb, &chain);
 	if (len < 0) {
 		rpcr_ep_sbuf_put(sb);
 		/* short of registrations or pages: try again soon */
@@ -366,6 +374,11 @@ static const struct rpc_xprt_ops rpcr_xprt_ops = {
 	.enable_swap		= rpcr_enable_swap,
 	.disable_swap		= rpcr_disable_swap,
 	.inject_disconnect	= rpcr_inject_disconnect,
+	.bc_setup		= rpcr_bc_setup,
+	.bc_maxpayload		= rpcr_bc_maxpayload,
+	.bc_num_slots		= rpcr_bc_num_slots,
+	.bc_free_rqst		= rpcr_bc_free_rqst,
+	.bc_destroy		= rpcr_bc_destroy,
 };
 
 static struct xprt_class rpcr_xprt_class;
@@ -374,7 +387,7 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 {
 	struct rpcr_xprt *rx;
 	struct rpc_xprt *xprt;
-	u32 slots = clamp(rpcr_slot_table_entries, 2U, 256U);
+	u32 slots = min(READ_ONCE(rpcr_slot_table_entries), RPCR_MAX_SLOTS);
 
 	if (args->addrlen > sizeof(xprt->addr))
 		return ERR_PTR(-EBADF);
@@ -389,6 +402,8 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 	init_rwsem(&rx->ep_sem);
 	INIT_DELAYED_WORK(&rx->connect_work, rpcr_connect_worker);
 	rx->max_reqs = slots;
+	rx->inline_read = READ_ONCE(rpcr_max_inline_read);
+	rx->inline_write = READ_ONCE(rpcr_max_inline_write);
 
 	xprt->timeout = &rpcr_timeout;
 	xprt->connect_timeout = rpcr_timeout.to_initval;
