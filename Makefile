@@ -46,15 +46,17 @@ tools:
 	$(MAKE) -C tools/smcr
 	$(MAKE) -C tools/smcss
 
-# smcr.ko under /lib/modules/$(KVER)/updates, the modprobe.d file that
-# keeps Linux's smc.ko from loading in its place, the tools under $(PREFIX)
+# smcr.ko and rpcr.ko under /lib/modules/$(KVER)/updates, the modprobe.d
+# files that keep Linux's smc.ko and rpcrdma.ko from loading in their
+# place, the tools under $(PREFIX)
 PREFIX ?= /usr/local
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=updates modules_install
 	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
-	install -D -m 644 scripts/modprobe.d/smcr.conf \
-		$(DESTDIR)/etc/modprobe.d/smcr.conf
+	for f in scripts/modprobe.d/*.conf; do \
+		install -D -m 644 $$f $(DESTDIR)/etc/modprobe.d/$${f##*/}; \
+	done
 	install -D -m 755 build/tools/smcr $(DESTDIR)$(PREFIX)/sbin/smcr
 	install -D -m 755 build/tools/smcss $(DESTDIR)$(PREFIX)/sbin/smcss
 	install -D -m 755 tools/smc_run/smc_run \
