@@ -18,6 +18,10 @@ NFS_PORT=${NFS_PORT:-20049}
 NFS_EXPORT=${NFS_EXPORT:-/run/nfsexp}
 NFS_MNT=${NFS_MNT:-/run/nfsmnt}
 NFS_SERVER=${NFS_SERVER:-$SMCR_PEER_IP}
+# rdma (IPv4) or rdma6 (IPv6, then NFS_SERVER is an IPv6 address)
+NFS_PROTO=${NFS_PROTO:-rdma}
+# Who may mount: the private link's IPv4 /24 and IPv6 /64 (guest-init)
+NFS_CLIENTS=${NFS_CLIENTS:-10.77.0.0/24 fd77::/64}
 NFS_CLIENT_XPRT=${NFS_CLIENT_XPRT:-linux}
 NFS_RPCR_KO=${NFS_RPCR_KO:-$SMCR_REPO/net/rpcrdma/rpcr.ko}
 # Workload sizes: modest, TCG moves a few MB/s over rxe
@@ -49,10 +53,15 @@ _nfs_server_up() {
 		mount -t tmpfs -o size=256m,mode=1777 nfsexp "$NFS_EXPORT" || return 1
 	# Daemons get files, not tap_check's pipe, which they could keep open
 	rpcbind -w </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
-	# fsid: tmpfs has no UUID; 0 also makes it the v4 pseudo root
-	: >/etc/exports
-	exportfs -o rw,fsid=0,no_root_squash,no_subtree_check,insecure,sync \
-		"10.77.0.0/24:$NFS_EXPORT" || return 1
+	# fsid: tmpfs has no UUID; 0 also makes it the v4 pseudo root.
+	# The file, not exportfs -o: its client:/path argument cannot hold
+	# an IPv6 network
+	local c line=$NFS_EXPORT
+	for c in $NFS_CLIENTS; do
+		line+=" $c(rw,fsid=0,no_root_squash,no_subtree_check,insecure,sync)"
+	done
+	echo "$line" >/etc/exports
+	exportfs -ra || return 1
 	rpc.mountd </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
 	# Before nfsd's threads start, or the writes are refused
 	echo "$NFS_GRACE" >/proc/fs/nfsd/nfsv4gracetime || return 1
@@ -71,6 +80,36 @@ _nfs_server_up() {
 nfs_server_start() {
 	tap_check "knfsd exports a tmpfs over TCP 2049 and RDMA $NFS_PORT (v3, v4.x)" \
 		_nfs_server_up
+}
+
+# nfs_rdma_listens_both: knfsd took "rdma PORT" for IPv4 and IPv6 (the
+# portlist names it once per address family) and both CM ids listen
+nfs_rdma_listens_both() {
+	local n
+	n=$(grep -c "^rdma $NFS_PORT\$" /proc/fs/nfsd/portlist)
+	echo "portlist: $(tr '\n' ' ' </proc/fs/nfsd/portlist)"
+	rdma resource show cm_id 2>&1 | grep "LISTEN.*:$NFS_PORT"
+	((n == 2)) || return 1
+	rdma resource show cm_id | grep -q "LISTEN .*src-addr 0\.0\.0\.0:$NFS_PORT" &&
+		rdma resource show cm_id | grep -q "LISTEN .*src-addr :::$NFS_PORT"
+}
+
+# nfs_link_flap SECS: eth0 (and so rxe0) down for SECS, then up; RDMA
+# stalls without an error on either side until it is back. Waits (20 s
+# at most) until rxe0 is ACTIVE again.
+nfs_link_flap() {
+	local i
+	# IPv6 addresses would go with the link
+	sysctl -qw net.ipv6.conf.eth0.keep_addr_on_down=1
+	ip link set eth0 down || return 1
+	sleep "$1"
+	ip link set eth0 up || return 1
+	for ((i = 0; i < 100; i++)); do
+		rdma link show "$NFS_RXE/1" 2>/dev/null | grep -q 'state ACTIVE' && return 0
+		sleep 0.2
+	done
+	echo "$NFS_RXE not ACTIVE 20s after eth0 came up"
+	return 1
 }
 
 # nfs_server_report: what the server saw, as diagnostics
@@ -127,7 +166,7 @@ nfs_xprt_not_linux() {
 
 # nfs_opts VERS [EXTRA]: the mount options
 nfs_opts() {
-	local o="vers=$1,proto=rdma,port=$NFS_PORT"
+	local o="vers=$1,proto=$NFS_PROTO,port=$NFS_PORT"
 
 	# NLM would need statd; v3's MOUNT call still goes to mountd over TCP
 	[[ $1 == 3 ]] && o+=,nolock
@@ -137,7 +176,10 @@ nfs_opts() {
 
 # nfs_source VERS: what to mount (v4: the pseudo root)
 nfs_source() {
-	if [[ $1 == 3 ]]; then echo "$NFS_SERVER:$NFS_EXPORT"; else echo "$NFS_SERVER:/"; fi
+	local s=$NFS_SERVER
+
+	[[ $s == *:* ]] && s="[$s]"
+	if [[ $1 == 3 ]]; then echo "$s:$NFS_EXPORT"; else echo "$s:/"; fi
 }
 
 # nfs_mount VERS [EXTRA]
@@ -173,6 +215,39 @@ nfs_on_rdma() {
 	l=$(nfs_xprt_line)
 	echo "$l"
 	[[ $l =~ xprt:[[:space:]]+rdma ]]
+}
+
+# nfs_connects: how often the mount's transport connected (the xprt
+# line's third field after "rdma": port, bind_count, connect_count)
+nfs_connects() { nfs_xprt_line | awk '{ print $5 }'; }
+
+# _nfs_connects_rose BEFORE: nfs_connects is above BEFORE
+_nfs_connects_rose() {
+	local n
+	n=$(nfs_connects)
+	echo "connect_count $1 -> $n"
+	((n > $1))
+}
+
+# nfs_xprt_disconnect: the client drops the mount's connection at once,
+# as when an administrator moves it: the address it already has written
+# to its xprt's sysfs dstaddr (sunrpc force-disconnects it). Debian's
+# 6.1 has no sunrpc fault injection (CONFIG_FAIL_SUNRPC needs
+# FAULT_INJECTION, off). IPv4 only: 6.1 parses the address into a
+# 16-byte struct sockaddr.
+nfs_xprt_disconnect() {
+	local f a n=0
+
+	for f in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*-rdma/dstaddr; do
+		[[ -w $f ]] || continue
+		a=$(<"$f")
+		[[ $a == "$NFS_SERVER" ]] || continue
+		echo "$a" >"$f" || return 1
+		echo "wrote $a to $f"
+		n=$((n + 1))
+	done
+	((n > 0)) || echo "no rdma xprt to $NFS_SERVER under /sys/kernel/sunrpc"
+	((n > 0))
 }
 
 # nfs_rxe_counter NAME: one of the rxe port's hw counters
@@ -267,6 +342,84 @@ _nfs_chunks_used() {
 		exit !($13 > 0 && $14 > 0 && $15 > 0) }' <<<"$l"
 }
 
+# _nfs_wait_file FILE SECS: FILE exists within SECS
+_nfs_wait_file() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		[[ -e $1 ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# _nfs_paced_src SRC MIB AT: SRC's MIB MiB on stdout, a piece at a time;
+# /tmp/nfs-mark appears after AT pieces, and 4 pieces later it waits
+# (30 s at most) for /tmp/nfs-go: the break comes while the file is
+# still being written, whatever the speed of the guest
+_nfs_paced_src() {
+	local i
+
+	for ((i = 0; i < $2; i++)); do
+		dd if="$1" bs=1M skip="$i" count=1 status=none || return 1
+		((i + 1 == $3)) && : >/tmp/nfs-mark
+		((i + 1 == $3 + 4)) && _nfs_wait_file /tmp/nfs-go 30
+	done
+	return 0
+}
+
+# Seconds a write may take to finish after its connection was broken
+NFS_RECOVER_S=${NFS_RECOVER_S:-60}
+
+# nfs_write_through_break SRC DST BREAK_CMD...: SRC (whole MiB) written to
+#   DST by one dd (conv=fsync) while BREAK_CMD breaks the connection a
+#   third of the way in; the write must end well within $NFS_RECOVER_S
+#   seconds of the break. Dirty page limits of 1 and 4 MiB keep WRITEs
+#   in flight all along, instead of all at the final fsync. A write
+#   still stuck at the deadline is left to the caller's nfs_umount
+#   (which aborts its RPCs).
+nfs_write_through_break() {
+	local src=$1 dst=$2 mib pid t0 rc=0 k saved=()
+	shift 2
+
+	mib=$(($(stat -c %s "$src") >> 20))
+	# a *_bytes of 0 means "use *_ratio", and cannot be written back
+	for k in vm.dirty_background_ratio vm.dirty_background_bytes \
+		vm.dirty_ratio vm.dirty_bytes; do
+		[[ $(sysctl -n $k) == 0 ]] || saved+=("$k=$(sysctl -n $k)")
+	done
+	sysctl -qw vm.dirty_background_bytes=$((1 << 20)) vm.dirty_bytes=$((4 << 20))
+	rm -f /tmp/nfs-mark /tmp/nfs-go
+	# files, not our stdout: tap_check must not wait for a stuck dd
+	_nfs_paced_src "$src" "$mib" $((mib / 3)) </dev/null 2>/dev/null |
+		dd of="$dst" bs=1M iflag=fullblock conv=fsync status=none \
+			>/tmp/nfs-dd.out 2>&1 &
+	pid=$!
+	if _nfs_wait_file /tmp/nfs-mark "$NFS_OP_TIMEOUT"; then
+		echo "before the break: $(nfs_xprt_line | tr -s ' \t' ' ')"
+		"$@" || rc=1
+	else
+		echo "the first $((mib / 3)) MiB did not go into dd within ${NFS_OP_TIMEOUT}s"
+		rc=1
+	fi
+	: >/tmp/nfs-go
+	t0=$SECONDS
+	while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < NFS_RECOVER_S)); do
+		sleep 0.2
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "dd still writing ${NFS_RECOVER_S}s after the break"
+		echo "now: $(nfs_xprt_line | tr -s ' \t' ' ')"
+		dmesg | tail -n 15
+		rc=1
+	else
+		wait "$pid" || { rc=1; echo "dd failed: $(cat /tmp/nfs-dd.out)"; }
+		echo "written $((SECONDS - t0))s after the break"
+		echo "after: $(nfs_xprt_line | tr -s ' \t' ' ')"
+	fi
+	sysctl -qw "${saved[@]}"
+	return $rc
+}
+
 # The mount's xprt: line at the end of the last nfs_workload
 NFS_LAST_XPRT=
 
@@ -277,6 +430,9 @@ NFS_LAST_XPRT=
 #   $NFS_DIR_ENTRIES entries and a symlink written; unmounted and mounted
 #   again; all read back (SHA-256, count, readlink); 1 MiB of O_DIRECT I/O;
 #   proof it went over RDMA (mountstats, rxe counters); unmounted.
+#   With $NFS_EXTRA set, that function is called as
+#   "$NFS_EXTRA write LABEL DIR" before the remount and
+#   "$NFS_EXTRA read LABEL DIR" after it, for a cell's own steps.
 # Returns 1 when the mount already failed.
 nfs_workload() {
 	local label=$1 vers=$2 extra=${3:-} chunks=${4:-0}
@@ -312,6 +468,7 @@ nfs_workload() {
 		_nfs_write_files "$d" "$src"
 	tap_check "$label: $NFS_DIR_ENTRIES directory entries created" \
 		_nfs_mkdir_entries "$d/dir" "$NFS_DIR_ENTRIES"
+	[[ -n ${NFS_EXTRA:-} ]] && "$NFS_EXTRA" write "$label" "$d"
 	tap_check "$label: unmount and mount again" \
 		_nfs_remount "$vers" "$extra"
 	tap_check "$label: ${NFS_BIG_MIB} MiB file read back, SHA-256 equal" \
@@ -324,6 +481,7 @@ nfs_workload() {
 		_nfs_count_entries "$d/dir" "$NFS_DIR_ENTRIES"
 	tap_check "$label: readlink gives the symlink's target" \
 		_nfs_readlink "$d/link"
+	[[ -n ${NFS_EXTRA:-} ]] && "$NFS_EXTRA" read "$label" "$d"
 	tap_check "$label: 1 MiB O_DIRECT write and read, equal" \
 		_nfs_odirect "$src/big" "$d/direct" /tmp/nfs-direct
 	# The big file alone is that many 1024-byte (rxe MTU) packets each way
