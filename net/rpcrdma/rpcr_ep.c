@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * rpcr_ep: an RDMA connection as RPC-over-RDMA uses one (RFC 8166 §3):
+/* rpcr_ep: an RDMA connection as RPC-over-RDMA uses one (RFC 8166 §3):
  * an RC queue pair whose receive queue always holds a buffer of the
  * inline size for each message the peer may send, and whose Sends come
  * from a fixed pool of buffers of the same size.
@@ -10,13 +9,18 @@
  * bounded by RPCR_EP_CM_TIMEOUT_MS.
  */
 #include <linux/slab.h>
+#include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 
 #include "rpcr_ep.h"
 #include "rpcr_trace.h"
 #include "rpcr_wire.h"
 
 #define RPCR_EP_CM_TIMEOUT_MS	5000
+#define RPCR_EP_WR_TIMEOUT	(30 * HZ)
+/* SGEs per send work request at most */
+#define RPCR_EP_MAX_SGE		16
 
 static void rpcr_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -315,18 +319,26 @@ static int rpcr_ep_create_qp(struct rpcr_ep *ep)
 		.cap = {
 			.max_send_wr	= nsend,
 			.max_recv_wr	= ep->cfg.nrecv,
-			.max_send_sge	= 1,
+			/* the SGEs of a Read or Write: rdma_rw uses them */
+			.max_send_sge	= min_t(u32, dev->attrs.max_send_sge,
+						RPCR_EP_MAX_SGE),
 			.max_recv_sge	= 1,
+			.max_rdma_ctxs	= ep->cfg.rdma_ctxs,
 		},
 		.sq_sig_type	= IB_SIGNAL_REQ_WR,
 		.qp_type	= IB_QPT_RC,
+		.port_num	= ep->id->port_num,
 	};
 	int rc;
 
 	ep->pd = ib_alloc_pd(dev, 0);
 	if (IS_ERR(ep->pd))
 		return PTR_ERR(ep->pd);
-	ep->scq = ib_alloc_cq_any(dev, ep, nsend, IB_POLL_WORKQUEUE);
+	/* every signaled send WR: Sends, registrations, Read and Write
+	 * contexts
+	 */
+	ep->scq = ib_alloc_cq_any(dev, ep, nsend + ep->cfg.rdma_ctxs,
+				  IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->scq))
 		return PTR_ERR(ep->scq);
 	ep->rcq = ib_alloc_cq_any(dev, ep, ep->cfg.nrecv, IB_POLL_WORKQUEUE);
@@ -340,15 +352,51 @@ static int rpcr_ep_create_qp(struct rpcr_ep *ep)
 	return rpcr_ep_alloc_bufs(ep);
 }
 
-static int rpcr_ep_establish(struct rpcr_ep *ep, const struct sockaddr *dst)
+static struct rpcr_ep *rpcr_ep_alloc(const struct rpcr_ep_cfg *cfg,
+				     const struct rpcr_ep_ops *ops, void *owner)
 {
-	struct ib_device *dev;
+	struct rpcr_ep *ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+
+	if (!ep)
+		return NULL;
+	ep->cfg = *cfg;
+	ep->ops = ops;
+	ep->owner = owner;
+	init_completion(&ep->cm_done);
+	spin_lock_init(&ep->lock);
+	INIT_LIST_HEAD(&ep->free);
+	return ep;
+}
+
+/* the RFC 8797 private data we send: our buffer sizes */
+static void rpcr_ep_our_priv(struct rpcr_ep *ep, u8 *pdata)
+{
 	struct rpcr_cm_priv priv = {
 		.version	= RPCR_CM_VERSION,
 		.flags		= RPCR_CM_F_REMOTE_INV,
 		.send_size	= ep->cfg.send_size,
 		.recv_size	= ep->cfg.recv_size,
 	};
+
+	rpcr_cm_priv_encode(&priv, pdata, RPCR_CM_PRIV_LEN);
+}
+
+static int rpcr_ep_post_all_recvs(struct rpcr_ep *ep)
+{
+	u32 i;
+	int rc;
+
+	for (i = 0; i < ep->cfg.nrecv; i++) {
+		rc = rpcr_ep_post_recv(&ep->rbufs[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int rpcr_ep_establish(struct rpcr_ep *ep, const struct sockaddr *dst)
+{
+	struct ib_device *dev;
 	u8 pdata[RPCR_CM_PRIV_LEN];
 	struct rdma_conn_param param = {
 		.private_data		= pdata,
@@ -358,7 +406,6 @@ static int rpcr_ep_establish(struct rpcr_ep *ep, const struct sockaddr *dst)
 		.rnr_retry_count	= 0,
 		.flow_control		= 1,
 	};
-	u32 i;
 	int rc;
 
 	rc = rdma_resolve_addr(ep->id, NULL, (struct sockaddr *)dst,
@@ -373,19 +420,16 @@ static int rpcr_ep_establish(struct rpcr_ep *ep, const struct sockaddr *dst)
 	if (rc)
 		return rc;
 	rc = rpcr_ep_create_qp(ep);
+	if (!rc)
+		rc = rpcr_ep_post_all_recvs(ep);
 	if (rc)
 		return rc;
-	for (i = 0; i < ep->cfg.nrecv; i++) {
-		rc = rpcr_ep_post_recv(&ep->rbufs[i]);
-		if (rc)
-			return rc;
-	}
 
 	/* a peer's server reads our Read chunks: it needs read resources */
 	dev = ep->id->device;
 	param.responder_resources = min_t(int, dev->attrs.max_qp_rd_atom, 16);
 	param.initiator_depth = min_t(int, dev->attrs.max_qp_init_rd_atom, 16);
-	rpcr_cm_priv_encode(&priv, pdata, sizeof(pdata));
+	rpcr_ep_our_priv(ep, pdata);
 	rc = rdma_connect(ep->id, &param);
 	if (!rc)
 		rc = rpcr_ep_cm_wait(ep);
@@ -412,16 +456,9 @@ struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
 	struct rpcr_ep *ep;
 	int rc;
 
-	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	ep = rpcr_ep_alloc(cfg, ops, owner);
 	if (!ep)
 		return ERR_PTR(-ENOMEM);
-	ep->cfg = *cfg;
-	ep->ops = ops;
-	ep->owner = owner;
-	init_completion(&ep->cm_done);
-	spin_lock_init(&ep->lock);
-	INIT_LIST_HEAD(&ep->free);
-
 	ep->id = rdma_create_id(net, rpcr_ep_cm_handler, ep, RDMA_PS_TCP,
 				IB_QPT_RC);
 	if (IS_ERR(ep->id)) {
@@ -469,14 +506,8 @@ void rpcr_ep_drain(struct rpcr_ep *ep)
 	}
 }
 
-/**
- * rpcr_ep_destroy() - end the connection and free everything of it
- * @ep: endpoint, from rpcr_ep_connect()
- *
- * Flushes the queue pair first: when this returns, no handler of the
- * owner runs or will run for @ep.
- */
-void rpcr_ep_destroy(struct rpcr_ep *ep)
+/* everything of the endpoint on its id's device: QP, buffers, CQs, PD */
+static void rpcr_ep_release(struct rpcr_ep *ep)
 {
 	rpcr_ep_drain(ep);
 	if (ep->id->qp)
@@ -488,9 +519,305 @@ void rpcr_ep_destroy(struct rpcr_ep *ep)
 		ib_free_cq(ep->scq);
 	if (!IS_ERR_OR_NULL(ep->pd))
 		ib_dealloc_pd(ep->pd);
+}
+
+/**
+ * rpcr_ep_destroy() - end the connection and free everything of it
+ * @ep: endpoint, from rpcr_ep_connect()
+ *
+ * Flushes the queue pair first: when this returns, no handler of the
+ * owner runs or will run for @ep.
+ */
+void rpcr_ep_destroy(struct rpcr_ep *ep)
+{
+	rpcr_ep_release(ep);
 	/* last: the device stays while the id does; no CM event runs past
 	 * this, and none will come
 	 */
 	rdma_destroy_id(ep->id);
 	kfree(ep);
+}
+
+/**
+ * rpcr_ep_wait_wr() - wait for a work request's completion, boundedly
+ * @ep: endpoint
+ * @done: completed by the work request's handler
+ *
+ * A peer that stops answering holds a Read or Write, and so the waiter,
+ * until RC retries run out; past RPCR_EP_WR_TIMEOUT the connection is
+ * ended, which flushes the request, and its handler still runs before
+ * this returns: its memory may be released then.
+ */
+void rpcr_ep_wait_wr(struct rpcr_ep *ep, struct completion *done)
+{
+	if (wait_for_completion_timeout(done, RPCR_EP_WR_TIMEOUT))
+		return;
+	trace_rpcr_post_error(ep->id, -ETIMEDOUT);
+	rpcr_ep_disconnect(ep);
+	wait_for_completion(done);
+}
+
+struct rpcr_rw_wait {
+	struct ib_cqe		cqe;
+	struct completion	done;
+	int			status;
+};
+
+static void rpcr_ep_rw_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rpcr_rw_wait *w = container_of(wc->wr_cqe, struct rpcr_rw_wait,
+					      cqe);
+
+	w->status = wc->status == IB_WC_SUCCESS ? 0 : -EIO;
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		trace_rpcr_wc_error(wc);
+	complete(&w->done);
+}
+
+/**
+ * rpcr_ep_rw() - RDMA Read a peer's segment into pages, or Write to it
+ * @ep: endpoint, created with @cfg.rdma_ctxs
+ * @sg: our memory
+ * @nents: entries of @sg
+ * @seg: the peer's segment (RFC 8166 §4.1): handle, offset, and no more
+ *	bytes than it has
+ * @dir: DMA_FROM_DEVICE for a Read into @sg, DMA_TO_DEVICE for a Write
+ *
+ * Sleeps until the operation completed.
+ *
+ * Return: 0, or a negative errno (-EIO when it failed on the wire).
+ */
+int rpcr_ep_rw(struct rpcr_ep *ep, struct scatterlist *sg, u32 nents,
+	       const struct rpcr_seg *seg, enum dma_data_direction dir)
+{
+	struct ib_qp *qp = ep->id->qp;
+	u32 port = ep->id->port_num;
+	struct rpcr_rw_wait w = { .cqe.done = rpcr_ep_rw_done };
+	struct rdma_rw_ctx ctx;
+	int rc;
+
+	rc = rdma_rw_ctx_init(&ctx, qp, port, sg, nents, 0, seg->offset,
+			      seg->handle, dir);
+	if (rc < 0)
+		return rc;
+	init_completion(&w.done);
+	rc = rdma_rw_ctx_post(&ctx, qp, port, &w.cqe, NULL);
+	if (!rc) {
+		rpcr_ep_wait_wr(ep, &w.done);
+		rc = w.status;
+	} else {
+		/* what went out of it flushes with the connection */
+		trace_rpcr_post_error(ep->id, rc);
+		rpcr_ep_disconnect(ep);
+	}
+	rdma_rw_ctx_destroy(&ctx, qp, port, sg, nents, dir);
+	return rc;
+}
+
+/* Events of a listening id and of the ids of the connections it was
+ * asked for, until each is accepted: only a request matters.
+ */
+static int rpcr_listen_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct rpcr_listener *l = id->context;
+	const struct rdma_conn_param *param = &ev->param.conn;
+	struct rpcr_conn_req *req;
+
+	trace_rpcr_cm_event(id, ev->event, ev->status);
+	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST)
+		return 0;
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;	/* the CM rejects and destroys @id */
+	req->id = id;
+	req->priv_ok = param->private_data &&
+		       !rpcr_cm_priv_decode(param->private_data,
+					    param->private_data_len,
+					    &req->priv);
+	/* the CM turns the peer's words round: its responder resources,
+	 * the Reads it serves, are our initiator depth
+	 */
+	req->rd_atom = param->initiator_depth;
+	/* the new id's events come here until it is accepted */
+	id->context = NULL;
+	spin_lock(&l->lock);
+	list_add_tail(&req->node, &l->requests);
+	spin_unlock(&l->lock);
+	l->ops->request(l->owner);
+	return 0;
+}
+
+/**
+ * rpcr_listen() - listen for connections
+ * @net: namespace
+ * @addr: the address and port; a wildcard IPv6 address takes IPv6 only,
+ *	so an IPv4 listener can share the port
+ * @ops: what to tell the owner
+ * @owner: its argument
+ *
+ * Return: the listener or an ERR_PTR().
+ */
+struct rpcr_listener *rpcr_listen(struct net *net, struct sockaddr *addr,
+				  const struct rpcr_listen_ops *ops,
+				  void *owner)
+{
+	struct rpcr_listener *l;
+	int rc;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return ERR_PTR(-ENOMEM);
+	l->ops = ops;
+	l->owner = owner;
+	spin_lock_init(&l->lock);
+	INIT_LIST_HEAD(&l->requests);
+	l->id = rdma_create_id(net, rpcr_listen_handler, l, RDMA_PS_TCP,
+			       IB_QPT_RC);
+	if (IS_ERR(l->id)) {
+		rc = PTR_ERR(l->id);
+		kfree(l);
+		return ERR_PTR(rc);
+	}
+	rc = addr->sa_family == AF_INET6 ? rdma_set_afonly(l->id, 1) : 0;
+	if (!rc)
+		rc = rdma_bind_addr(l->id, addr);
+	if (!rc)
+		rc = rdma_listen(l->id, 64);
+	if (rc) {
+		rdma_destroy_id(l->id);
+		kfree(l);
+		return ERR_PTR(rc);
+	}
+	return l;
+}
+
+/**
+ * rpcr_listen_next() - the oldest connection request not yet taken
+ * @l: listener
+ *
+ * Return: the request, to accept or reject, or NULL.
+ */
+struct rpcr_conn_req *rpcr_listen_next(struct rpcr_listener *l)
+{
+	struct rpcr_conn_req *req;
+
+	spin_lock(&l->lock);
+	req = list_first_entry_or_null(&l->requests, struct rpcr_conn_req,
+				       node);
+	if (req)
+		list_del(&req->node);
+	spin_unlock(&l->lock);
+	return req;
+}
+
+/**
+ * rpcr_listen_pending() - are connection requests waiting?
+ * @l: listener
+ *
+ * Return: true when rpcr_listen_next() has one to give.
+ */
+bool rpcr_listen_pending(struct rpcr_listener *l)
+{
+	bool pending;
+
+	spin_lock(&l->lock);
+	pending = !list_empty(&l->requests);
+	spin_unlock(&l->lock);
+	return pending;
+}
+
+/**
+ * rpcr_conn_req_reject() - refuse a connection request and free it
+ * @req: from rpcr_listen_next()
+ */
+void rpcr_conn_req_reject(struct rpcr_conn_req *req)
+{
+	rdma_reject(req->id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+	rdma_destroy_id(req->id);
+	kfree(req);
+}
+
+/**
+ * rpcr_listen_stop() - stop listening; refuse the requests not taken
+ * @l: listener, freed
+ */
+void rpcr_listen_stop(struct rpcr_listener *l)
+{
+	struct rpcr_conn_req *req;
+
+	/* no request comes after this */
+	rdma_destroy_id(l->id);
+	while ((req = rpcr_listen_next(l)))
+		rpcr_conn_req_reject(req);
+	kfree(l);
+}
+
+/**
+ * rpcr_ep_accept() - accept a connection request
+ * @req: from rpcr_listen_next(), freed
+ * @cfg: receive and send buffers to have
+ * @ops: handlers of the owner
+ * @owner: their argument
+ *
+ * The connection is set up and accepted; the peer may send at once.
+ *
+ * Return: the endpoint, or an ERR_PTR() (the request was refused).
+ */
+struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
+			       const struct rpcr_ep_cfg *cfg,
+			       const struct rpcr_ep_ops *ops, void *owner)
+{
+	u8 pdata[RPCR_CM_PRIV_LEN];
+	struct rdma_conn_param param = {
+		.private_data		= pdata,
+		.private_data_len	= sizeof(pdata),
+		.rnr_retry_count	= 0,
+		.flow_control		= 1,
+	};
+	struct rpcr_ep *ep;
+	int rc = -ENOMEM;
+
+	ep = rpcr_ep_alloc(cfg, ops, owner);
+	if (!ep)
+		goto refuse;
+	ep->id = req->id;
+	ep->peer_recv = RPCR_V1_INLINE_DEFAULT;
+	ep->peer_send = RPCR_V1_INLINE_DEFAULT;
+	if (req->priv_ok) {
+		ep->peer_recv = req->priv.recv_size;
+		ep->peer_send = req->priv.send_size;
+		ep->peer_inv = req->priv.flags & RPCR_CM_F_REMOTE_INV;
+	}
+	rc = rpcr_ep_create_qp(ep);
+	if (!rc)
+		rc = rpcr_ep_post_all_recvs(ep);
+	if (rc)
+		goto refuse;
+	/* our RDMA Reads of the peer's Read chunks: as many as it serves */
+	param.initiator_depth = min_t(int, req->rd_atom,
+				      ep->id->device->attrs.max_qp_init_rd_atom);
+	rpcr_ep_our_priv(ep, pdata);
+	/* from here on the connection's events are the endpoint's */
+	ep->id->context = ep;
+	ep->id->event_handler = rpcr_ep_cm_handler;
+	rc = rdma_accept(ep->id, &param);
+	if (rc) {
+		trace_rpcr_connect_error(ep->id, rc);
+		rpcr_ep_destroy(ep);
+		kfree(req);
+		return ERR_PTR(rc);
+	}
+	WRITE_ONCE(ep->up, true);
+	kfree(req);
+	return ep;
+
+refuse:
+	if (ep) {
+		/* the id is the request's to destroy */
+		ep->id->context = NULL;
+		rpcr_ep_release(ep);
+		kfree(ep);
+	}
+	rpcr_conn_req_reject(req);
+	return ERR_PTR(rc);
 }

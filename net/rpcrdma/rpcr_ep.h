@@ -16,6 +16,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "rpcr_wire.h"
+
 struct rpcr_ep;
 
 /**
@@ -41,6 +43,7 @@ struct rpcr_ep_ops {
  *	largest Send we take (RFC 8797)
  * @send_size: bytes of each send buffer, announced as the largest Send
  *	we make
+ * @rdma_ctxs: RDMA Read and Write contexts (rdma_rw) outstanding at most
  */
 struct rpcr_ep_cfg {
 	u32	nrecv;
@@ -48,6 +51,7 @@ struct rpcr_ep_cfg {
 	u32	nsend_extra;
 	u32	recv_size;
 	u32	send_size;
+	u32	rdma_ctxs;
 };
 
 /**
@@ -123,11 +127,66 @@ struct rpcr_ep {
 	struct rpcr_rbuf		*rbufs;
 };
 
+/**
+ * struct rpcr_listen_ops - what the owner of a listener is told
+ * @request: a connection request is queued for rpcr_listen_next(); runs
+ *	in the CM's context, must not sleep long
+ */
+struct rpcr_listen_ops {
+	void	(*request)(void *owner);
+};
+
+/**
+ * struct rpcr_listener - an rdma_cm id listening for connections
+ * @id: the listening id
+ * @ops: the owner's handlers
+ * @owner: their argument
+ * @lock: protects @requests
+ * @requests: connection requests not yet accepted (struct rpcr_conn_req)
+ */
+struct rpcr_listener {
+	struct rdma_cm_id		*id;
+	const struct rpcr_listen_ops	*ops;
+	void				*owner;
+	spinlock_t			lock;	/* @requests */
+	struct list_head		requests;
+};
+
+/**
+ * struct rpcr_conn_req - a connection request waiting for its accept
+ * @node: on the listener's list
+ * @id: the new connection's id
+ * @priv: the peer's private data (RFC 8797), if @priv_ok
+ * @priv_ok: it had valid private data
+ * @rd_atom: RDMA Reads the peer lets us have outstanding
+ */
+struct rpcr_conn_req {
+	struct list_head	node;
+	struct rdma_cm_id	*id;
+	struct rpcr_cm_priv	priv;
+	bool			priv_ok;
+	u8			rd_atom;
+};
+
+struct rpcr_listener *rpcr_listen(struct net *net, struct sockaddr *addr,
+				  const struct rpcr_listen_ops *ops,
+				  void *owner);
+void rpcr_listen_stop(struct rpcr_listener *l);
+struct rpcr_conn_req *rpcr_listen_next(struct rpcr_listener *l);
+bool rpcr_listen_pending(struct rpcr_listener *l);
+void rpcr_conn_req_reject(struct rpcr_conn_req *req);
+struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
+			       const struct rpcr_ep_cfg *cfg,
+			       const struct rpcr_ep_ops *ops, void *owner);
+int rpcr_ep_rw(struct rpcr_ep *ep, struct scatterlist *sg, u32 nents,
+	       const struct rpcr_seg *seg, enum dma_data_direction dir);
+
 struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
 				const struct rpcr_ep_cfg *cfg,
 				const struct rpcr_ep_ops *ops, void *owner);
 void rpcr_ep_disconnect(struct rpcr_ep *ep);
 void rpcr_ep_drain(struct rpcr_ep *ep);
+void rpcr_ep_wait_wr(struct rpcr_ep *ep, struct completion *done);
 void rpcr_ep_destroy(struct rpcr_ep *ep);
 struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep);
 void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb);

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "rpcr_frwr.h"
+#include "rpcr_xdr.h"
 #include "rpcr_trace.h"
 
 /* pages an MR maps: 1 MiB of payload and its unaligned ends */
@@ -33,6 +34,7 @@ static void rpcr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		trace_rpcr_wc_error(wc);
+	m->inv_ok = wc->status == IB_WC_SUCCESS;
 	complete(&m->inv_done);
 }
 
@@ -120,6 +122,9 @@ static struct rpcr_mr *rpcr_frwr_get(struct rpcr_frwr *pool)
 	return m;
 }
 
+/* an MR back to the pool, unless its registration may still be valid:
+ * registering it again would fail; the pool's end frees it
+ */
 static void rpcr_frwr_put(struct rpcr_mr *m)
 {
 	struct rpcr_frwr *pool = m->pool;
@@ -127,56 +132,20 @@ static void rpcr_frwr_put(struct rpcr_mr *m)
 	if (m->nents)
 		ib_dma_unmap_sg(pool->ep->id->device, m->sg, m->nents, m->dir);
 	m->nents = 0;
+	if (m->valid) {
+		trace_rpcr_mr_orphan(m->seg.handle, m->seg.length,
+				     m->seg.offset, 0);
+		return;
+	}
 	spin_lock(&pool->lock);
 	list_add(&m->node, &pool->free);
 	spin_unlock(&pool->lock);
 }
 
-/* A walk over the bytes of an xdr_buf range, one piece of at most a
- * page at a time: the head, the page list, the tail.
- */
-struct rpcr_frwr_walk {
-	const struct xdr_buf	*xdr;
-	u32			pos;	/* offset in @xdr */
-	u32			end;
-};
-
-static bool rpcr_frwr_next(struct rpcr_frwr_walk *w, struct page **page,
-			   u32 *off, u32 *len)
-{
-	const struct xdr_buf *xdr = w->xdr;
-	u32 head = xdr->head[0].iov_len, pages = xdr->page_len;
-	const u8 *va = NULL;
-	u32 at = w->pos, left;
-
-	if (w->pos >= w->end)
-		return false;
-	if (at < head) {
-		va = (const u8 *)xdr->head[0].iov_base + at;
-		left = head - at;
-	} else if (at - head < pages) {
-		u32 p = xdr->page_base + at - head;
-
-		*page = xdr->pages[p >> PAGE_SHIFT];
-		*off = offset_in_page(p);
-		left = pages - (at - head);
-	} else {
-		va = (const u8 *)xdr->tail[0].iov_base + (at - head - pages);
-		left = xdr->tail[0].iov_len - (at - head - pages);
-	}
-	if (va) {
-		*page = virt_to_page(va);
-		*off = offset_in_page(va);
-	}
-	*len = min3(left, w->end - at, (u32)PAGE_SIZE - *off);
-	w->pos += *len;
-	return *len != 0;
-}
-
 /* fill @m with pieces while they are page-contiguous; the piece that
  * did not fit is left in @pg/@off/@len for the next MR
  */
-static int rpcr_frwr_fill(struct rpcr_mr *m, struct rpcr_frwr_walk *w,
+static int rpcr_frwr_fill(struct rpcr_mr *m, struct rpcr_xdr_walk *w,
 			  struct page **pg, u32 *off, u32 *len, bool *more)
 {
 	u32 n = 0;
@@ -187,7 +156,7 @@ static int rpcr_frwr_fill(struct rpcr_mr *m, struct rpcr_frwr_walk *w,
 			  PAGE_SIZE))
 			break;
 		sg_set_page(&m->sg[n++], *pg, *len, *off);
-		*more = rpcr_frwr_next(w, pg, off, len);
+		*more = rpcr_xdr_next(w, pg, off, len);
 	} while (*more && n < m->pool->depth);
 	sg_mark_end(&m->sg[n - 1]);
 	return n;
@@ -216,6 +185,7 @@ static int rpcr_frwr_reg(struct rpcr_mr *m, int n, bool remote_write,
 	m->reg.access = remote_write ?
 			IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE :
 			IB_ACCESS_REMOTE_READ;
+	m->valid = true;
 	if (chain->last)
 		chain->last->next = &m->reg.wr;
 	else
@@ -255,13 +225,13 @@ int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 		  struct list_head *mrs, struct rpcr_frwr_chain *chain,
 		  struct rpcr_seg *segs, u32 maxsegs)
 {
-	struct rpcr_frwr_walk w = { xdr, offset, offset + len };
+	struct rpcr_xdr_walk w = { xdr, offset, offset + len };
 	struct page *pg;
 	u32 off, plen, nsegs = 0;
 	bool more;
 	int n, rc;
 
-	more = rpcr_frwr_next(&w, &pg, &off, &plen);
+	more = rpcr_xdr_next(&w, &pg, &off, &plen);
 	while (more) {
 		struct rpcr_mr *m;
 
@@ -295,9 +265,12 @@ void rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey)
 	struct rpcr_mr *m, *tmp, *last = NULL;
 
 	list_for_each_entry(m, mrs, node) {
-		if (inv_rkey == ~0U)
-			break;
+		if (inv_rkey == ~0U) {
+			m->valid = false;
+			continue;
+		}
 		if (inv_rkey && m->mr->rkey == inv_rkey) {
+			m->valid = false;
 			trace_rpcr_mr_remote_inv(m->seg.handle, m->seg.length,
 						 m->seg.offset, m->nents);
 			continue;
@@ -316,9 +289,15 @@ void rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey)
 		struct rpcr_ep *ep = last->pool->ep;
 
 		last->inv.send_flags = IB_SEND_SIGNALED;
+		last->inv_ok = false;
 		reinit_completion(&last->inv_done);
 		if (!ib_post_send(ep->id->qp, first, NULL)) {
-			wait_for_completion(&last->inv_done);
+			rpcr_ep_wait_wr(ep, &last->inv_done);
+			/* in order on the send queue: all went, or none */
+			list_for_each_entry(m, mrs, node) {
+				if (last->inv_ok)
+					m->valid = false;
+			}
 		} else {
 			/* the registrations stay valid while the QP
 			 * lives: end the connection, which ends them

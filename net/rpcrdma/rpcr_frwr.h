@@ -30,6 +30,8 @@
  * @reg_cqe: @reg's completion (seen only when it fails or is flushed)
  * @inv_cqe: @inv's completion
  * @inv_done: completed by @inv_cqe when @inv was signaled
+ * @inv_ok: @inv completed without error
+ * @valid: its registration may be valid: posted, not known invalidated
  * @node: on the pool's free list, or on the list of the call using it
  * @seg: what the peer is told: handle, length, offset
  */
@@ -44,6 +46,8 @@ struct rpcr_mr {
 	struct ib_cqe		reg_cqe;
 	struct ib_cqe		inv_cqe;
 	struct completion	inv_done;
+	bool			inv_ok;
+	bool			valid;
 	struct list_head	node;
 	struct rpcr_seg		seg;
 };

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rpcr: RPC-over-RDMA version 1 (RFC 8166) for sunrpc, out of tree.
- * Module set-up only: the client transport class is rpcr_xprt.c's.
+ * Module set-up only: the client transport class is rpcr_xprt.c's, the
+ * server's rpcr_svc.c's.
  */
 #include <linux/module.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_svc.h"
 #include "rpcr_sysctl.h"
 
 static int __init rpcr_init(void)
@@ -13,6 +15,11 @@ static int __init rpcr_init(void)
 	int rc;
 
 	rc = rpcr_clnt_init();
+	if (!rc) {
+		rc = rpcr_svc_init();
+		if (rc)
+			rpcr_clnt_exit();
+	}
 	if (rc == -EEXIST) {
 		pr_err("rpcr: sunrpc has an RDMA transport already; unload Linux's rpcrdma first\n");
 		return rc;
@@ -20,14 +27,17 @@ static int __init rpcr_init(void)
 	if (rc)
 		return rc;
 	rc = rpcr_sysctl_init();
-	if (rc)
+	if (rc) {
+		rpcr_svc_exit();
 		rpcr_clnt_exit();
+	}
 	return rc;
 }
 
 static void __exit rpcr_exit(void)
 {
 	rpcr_sysctl_exit();
+	rpcr_svc_exit();
 	rpcr_clnt_exit();
 }
 

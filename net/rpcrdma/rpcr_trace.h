@@ -116,6 +116,8 @@ DECLARE_EVENT_CLASS(rpcr_msg_class,
 /* chunks: bit 0 Read list, bit 1 Write list, bit 2 Reply chunk */
 DEFINE_RPCR_MSG_EVENT(rpcr_call_send);
 DEFINE_RPCR_MSG_EVENT(rpcr_reply_recv);
+DEFINE_RPCR_MSG_EVENT(rpcr_call_recv);
+DEFINE_RPCR_MSG_EVENT(rpcr_reply_send);
 
 TRACE_EVENT(rpcr_reply_drop,
 	    TP_PROTO(u32 xid, u32 len, enum rpcr_drop why, int err),
@@ -175,6 +177,7 @@ DECLARE_EVENT_CLASS(rpcr_mr_class,
 DEFINE_RPCR_MR_EVENT(rpcr_mr_reg);
 DEFINE_RPCR_MR_EVENT(rpcr_mr_inv);
 DEFINE_RPCR_MR_EVENT(rpcr_mr_remote_inv);
+DEFINE_RPCR_MR_EVENT(rpcr_mr_orphan);
 
 TRACE_EVENT(rpcr_cm_event,
 	    TP_PROTO(const struct rdma_cm_id *id, enum rdma_cm_event_type ev,

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rpcr_svc: the server side, the Responder of RFC 8166: the svc_xprt
+ * class "rdma" that nfsd finds when told `rdma PORT` (portlist, or
+ * rpc.nfsd --rdma), a listener on the wildcard address, and its
+ * connections.
+ *
+ * A call arrives as a Send into a receive buffer; the CQ's handler
+ * copies it out and queues it to its connection, so the buffer is
+ * posted again at once. An nfsd thread takes it in ->xpo_recvfrom,
+ * lays the RPC message out in the thread's pages as a stream socket
+ * would, pulling Read chunks into place with RDMA Reads, and answers in
+ * ->xpo_sendto: the READ payload nfsd names through ->xpo_result_payload
+ * goes by RDMA Write into the call's Write chunk, the rest inline or by
+ * RDMA Write into its Reply chunk.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/svc_rdma.h>
+#include <linux/sunrpc/svc_xprt.h>
+#include <linux/sunrpc/xprt.h>
+
+#include "rpcr_ep.h"
+#include "rpcr_svc.h"
+#include "rpcr_trace.h"
+#include "rpcr_wire.h"
+#include "rpcr_xdr.h"
+
+/* credits granted: calls a client may have in flight (§3.3.1) */
+#define RPCR_SVC_CREDITS	64
+/* Send and receive buffers: the v1 default inline size (§3.3.2) */
+#define RPCR_SVC_INLINE		4096
+
+/**
+ * struct rpcr_svc_xprt - a listener or a connection
+ * @xpt: what the svc layer knows; first
+ * @listener: a listener's rdma_cm listener
+ * @ep: a connection's endpoint, freed with the transport (->xpo_free)
+ * @lock: protects @calls
+ * @calls: messages received, not yet taken by a thread
+ */
+struct rpcr_svc_xprt {
+	struct svc_xprt		xpt;
+	struct rpcr_listener	*listener;
+	struct rpcr_ep		*ep;
+	spinlock_t		lock;	/* @calls */
+	struct list_head	calls;
+};
+
+/**
+ * struct rpcr_svc_call - a received message
+ * @node: on the connection's @calls
+ * @len: bytes in @msg
+ * @msg: the message
+ */
+struct rpcr_svc_call {
+	struct list_head	node;
+	u32			len;
+	u8			msg[];
+};
+
+/**
+ * struct rpcr_svc_ctxt - a call in a thread's hands (rq_xprt_ctxt)
+ * @call: its header
+ * @reply: the reply's header, built in ->xpo_sendto
+ * @pay_off: where nfsd's result payload starts in rq_res
+ * @pay_len: its bytes
+ * @has_pay: nfsd named one (->xpo_result_payload)
+ */
+struct rpcr_svc_ctxt {
+	struct rpcr_hdr		call;
+	struct rpcr_hdr		reply;
+	u32			pay_off;
+	u32			pay_len;
+	bool			has_pay;
+};
+
+static struct svc_xprt_class rpcr_svc_class;
+
+static struct rpcr_svc_xprt *rpcr_svc(struct svc_xprt *xpt)
+{
+	return container_of(xpt, struct rpcr_svc_xprt, xpt);
+}
+
+/* the endpoint's handlers, in the receive CQ's context */
+static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
+{
+	struct rpcr_svc_xprt *sx = owner;
+	struct rpcr_svc_call *call;
+
+	call = kmalloc(struct_size(call, msg, len), GFP_NOFS | __GFP_NOWARN);
+	if (!call) {
+		/* the client's timer sends it again, on a new connection */
+		trace_rpcr_reply_drop(0, len, RPCR_DROP_SIZE, -ENOMEM);
+		return;
+	}
+	call->len = len;
+	memcpy(call->msg, msg, len);
+	spin_lock(&sx->lock);
+	list_add_tail(&call->node, &sx->calls);
+	spin_unlock(&sx->lock);
+	set_bit(XPT_DATA, &sx->xpt.xpt_flags);
+	svc_xprt_enqueue(&sx->xpt);
+}
+
+static void rpcr_svc_down(void *owner)
+{
+	struct rpcr_svc_xprt *sx = owner;
+
+	svc_xprt_deferred_close(&sx->xpt);
+}
+
+static const struct rpcr_ep_ops rpcr_svc_ep_ops = {
+	.recv	= rpcr_svc_recv,
+	.down	= rpcr_svc_down,
+};
+
+static void rpcr_svc_request(void *owner)
+{
+	struct rpcr_svc_xprt *sx = owner;
+
+	set_bit(XPT_CONN, &sx->xpt.xpt_flags);
+	svc_xprt_enqueue(&sx->xpt);
+}
+
+static const struct rpcr_listen_ops rpcr_svc_listen_ops = {
+	.request	= rpcr_svc_request,
+};
+
+static struct rpcr_svc_xprt *rpcr_svc_alloc(struct svc_serv *serv,
+					    struct net *net)
+{
+	struct rpcr_svc_xprt *sx = kzalloc(sizeof(*sx), GFP_KERNEL);
+
+	if (!sx)
+		return NULL;
+	svc_xprt_init(net, &rpcr_svc_class, &sx->xpt, serv);
+	spin_lock_init(&sx->lock);
+	INIT_LIST_HEAD(&sx->calls);
+	return sx;
+}
+
+static struct svc_xprt *rpcr_svc_create(struct svc_serv *serv,
+					struct net *net, struct sockaddr *sa,
+					int salen, int flags)
+{
+	struct rpcr_svc_xprt *sx;
+	struct rpcr_listener *l;
+
+	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+	sx = rpcr_svc_alloc(serv, net);
+	if (!sx)
+		return ERR_PTR(-ENOMEM);
+	set_bit(XPT_LISTENER, &sx->xpt.xpt_flags);
+	l = rpcr_listen(net, sa, &rpcr_svc_listen_ops, sx);
+	if (IS_ERR(l)) {
+		svc_xprt_put(&sx->xpt);
+		return ERR_CAST(l);
+	}
+	sx->listener = l;
+	svc_xprt_set_local(&sx->xpt, sa, salen);
+	return &sx->xpt;
+}
+
+static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
+{
+	struct rpcr_svc_xprt *lx = rpcr_svc(xpt), *sx;
+	struct rpcr_ep_cfg cfg = {
+		/* a credit each, and a spare: a call is handled before its
+		 * receive is posted again
+		 */
+		.nrecv		= RPCR_SVC_CREDITS + 1,
+		.nsend		= RPCR_SVC_CREDITS,
+		/* a Read or Write of 1 MiB, 16 pages a work request */
+		.nsend_extra	= RPCR_SVC_CREDITS * 17,
+		.recv_size	= RPCR_SVC_INLINE,
+		.send_size	= RPCR_SVC_INLINE,
+		.rdma_ctxs	= RPCR_SVC_CREDITS,
+	};
+	struct rpcr_conn_req *req;
+	struct sockaddr *sa;
+	struct rpcr_ep *ep;
+
+	clear_bit(XPT_CONN, &xpt->xpt_flags);
+	req = rpcr_listen_next(lx->listener);
+	if (!req)
+		return NULL;
+	/* more waiting: come back for them */
+	if (rpcr_listen_pending(lx->listener))
+		set_bit(XPT_CONN, &xpt->xpt_flags);
+
+	sx = rpcr_svc_alloc(xpt->xpt_server, xpt->xpt_net);
+	if (!sx) {
+		rpcr_conn_req_reject(req);
+		return NULL;
+	}
+	/* NFSv4 wants a transport that controls its congestion: credits */
+	set_bit(XPT_CONG_CTRL, &sx->xpt.xpt_flags);
+	sa = (struct sockaddr *)&req->id->route.addr.dst_addr;
+	svc_xprt_set_remote(&sx->xpt, sa, svc_addr_len(sa));
+	sa = (struct sockaddr *)&req->id->route.addr.src_addr;
+	svc_xprt_set_local(&sx->xpt, sa, svc_addr_len(sa));
+
+	ep = rpcr_ep_accept(req, &cfg, &rpcr_svc_ep_ops, sx);
+	if (IS_ERR(ep)) {
+		svc_xprt_put(&sx->xpt);
+		return NULL;
+	}
+	sx->ep = ep;
+	return &sx->xpt;
+}
+
+/* copy @len bytes to offset @off of the stream the thread's pages hold */
+static void rpcr_svc_stream_put(struct svc_rqst *rqstp, u32 off,
+				const u8 *src, u32 len)
+{
+	while (len) {
+		u32 poff = offset_in_page(off);
+		u32 n = min_t(u32, len, PAGE_SIZE - poff);
+
+		memcpy(page_address(rqstp->rq_pages[off >> PAGE_SHIFT]) + poff,
+		       src, n);
+		off += n;
+		src += n;
+		len -= n;
+	}
+}
+
+/* the thread's pages as an xdr_buf of @len stream bytes, the way a stream
+ * socket leaves a call: a page of head, the rest in the page list
+ */
+static void rpcr_svc_stream_buf(struct svc_rqst *rqstp, struct xdr_buf *arg,
+				u32 len)
+{
+	memset(arg, 0, sizeof(*arg));
+	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+	arg->head[0].iov_len = min_t(u32, len, PAGE_SIZE);
+	arg->pages = rqstp->rq_pages + 1;
+	arg->page_len = len - arg->head[0].iov_len;
+	arg->len = len;
+	arg->buflen = (rqstp->rq_page_end - rqstp->rq_pages) * PAGE_SIZE;
+}
+
+/* RDMA Read a Read chunk's segments to offset @pos of the stream */
+static int rpcr_svc_pull(struct rpcr_svc_xprt *sx, struct svc_rqst *rqstp,
+			 const struct rpcr_hdr *h, u32 pos, u32 total)
+{
+	struct scatterlist *sg;
+	struct xdr_buf arg;
+	u32 i, max = RPCSVC_MAXPAGES + 1;
+	int n, rc = 0;
+
+	sg = kmalloc_array(max, sizeof(*sg), GFP_KERNEL);
+	if (!sg)
+		return -ENOMEM;
+	rpcr_svc_stream_buf(rqstp, &arg, total);
+	for (i = 0; i < h->nreads && !rc; i++) {
+		const struct rpcr_seg *seg = &h->reads[i].seg;
+
+		n = rpcr_xdr_sg(&arg, pos, seg->length, sg, max);
+		rc = n < 0 ? n : n ? rpcr_ep_rw(sx->ep, sg, n, seg,
+						DMA_FROM_DEVICE) : 0;
+		pos += seg->length;
+	}
+	kfree(sg);
+	return rc;
+}
+
+/* The call's RPC message into the thread's pages (§3.4.5): the inline
+ * bytes up to the Read chunk's position, the chunk's data pulled by
+ * RDMA Read, its XDR roundup (which neither carries, §3.4.4.4) as
+ * zeroes, then the inline rest. A Long Call (§3.5.3) is all chunk.
+ *
+ * Return: the message's length, -EBADMSG for a Read list we do not take
+ * (ERR_CHUNK), -EIO when a Read failed.
+ */
+static int rpcr_svc_build_arg(struct rpcr_svc_xprt *sx, struct svc_rqst *rqstp,
+			      const struct rpcr_hdr *h, const u8 *in, u32 ilen)
+{
+	u32 room = (rqstp->rq_page_end - rqstp->rq_pages - 1) * PAGE_SIZE;
+	u32 pos = 0, clen = 0, pad, total, i;
+	static const u8 zero[4];
+	int rc;
+
+	if (h->proc == RPCR_NOMSG)
+		ilen = 0;
+	for (i = 0; i < h->nreads; i++) {
+		/* one Read chunk: every segment at one position */
+		if (h->reads[i].position != h->reads[0].position)
+			return -EBADMSG;
+		if (h->reads[i].seg.length > room - clen)
+			return -EBADMSG;
+		clen += h->reads[i].seg.length;
+	}
+	if (h->nreads)
+		pos = h->reads[0].position;
+	pad = xdr_pad_size(clen);
+	if (pos > ilen || (u64)ilen + clen + pad > room)
+		return -EBADMSG;
+	total = ilen + clen + pad;
+
+	rpcr_svc_stream_put(rqstp, 0, in, pos);
+	rpcr_svc_stream_put(rqstp, pos + clen + pad, in + pos, ilen - pos);
+	if (clen) {
+		rpcr_svc_stream_put(rqstp, pos + clen, zero, pad);
+		rc = rpcr_svc_pull(sx, rqstp, h, pos, total);
+		if (rc)
+			return -EIO;
+	}
+	rpcr_svc_stream_buf(rqstp, &rqstp->rq_arg, total);
+	/* the reply's pages come after the call's */
+	rqstp->rq_respages = rqstp->rq_pages + DIV_ROUND_UP(total, PAGE_SIZE);
+	if (rqstp->rq_respages == rqstp->rq_pages)
+		rqstp->rq_respages++;
+	rqstp->rq_next_page = rqstp->rq_respages + 1;
+	return total;
+}
+
+/* §4.5: an RDMA_ERROR for a call we cannot take; the connection stays */
+static void rpcr_svc_send_error(struct rpcr_svc_xprt *sx, struct rpcr_hdr *h,
+				u32 err)
+{
+	struct rpcr_sbuf *sb = rpcr_ep_sbuf_get(sx->ep);
+	int len;
+
+	if (!sb)
+		return;
+	rpcr_hdr_error(h, h->xid, RPCR_SVC_CREDITS, err);
+	len = rpcr_hdr_encode(h, sb->buf, RPCR_SVC_INLINE);
+	trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EPROTO);
+	if (len < 0 || rpcr_ep_send(sx->ep, sb, len, 0, NULL, NULL))
+		rpcr_ep_sbuf_put(sb);
+}
+
+static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xpt = rqstp->rq_xprt;
+	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
+	struct rpcr_svc_ctxt *ctxt;
+	struct rpcr_svc_call *call;
+	struct rpcr_hdr *h;
+	int hlen, len;
+
+	rqstp->rq_xprt_ctxt = NULL;
+	spin_lock(&sx->lock);
+	call = list_first_entry_or_null(&sx->calls, struct rpcr_svc_call,
+					node);
+	if (call)
+		list_del(&call->node);
+	if (list_empty(&sx->calls))
+		clear_bit(XPT_DATA, &xpt->xpt_flags);
+	spin_unlock(&sx->lock);
+	/* the transport is free for the next thread */
+	svc_xprt_received(xpt);
+	if (!call)
+		return 0;
+
+	ctxt = kzalloc(sizeof(*ctxt), GFP_KERNEL);
+	if (!ctxt)
+		goto drop;
+	h = &ctxt->call;
+	hlen = rpcr_hdr_decode(call->msg, call->len, h);
+	if (hlen == -EMSGSIZE)
+		goto drop;
+	if (hlen == -EPROTONOSUPPORT) {
+		rpcr_svc_send_error(sx, h, RPCR_ERR_VERS);
+		goto drop;
+	}
+	if (hlen < 0 || rpcr_hdr_check(h, true)) {
+		rpcr_svc_send_error(sx, h, RPCR_ERR_CHUNK);
+		goto drop;
+	}
+	trace_rpcr_call_recv(h->xid, h->proc, h->credit, call->len,
+			     (h->nreads ? 1 : 0) | (h->nwrites ? 2 : 0) |
+			     (h->has_reply ? 4 : 0));
+	len = rpcr_svc_build_arg(sx, rqstp, h, call->msg + hlen,
+				 call->len - hlen);
+	if (len == -EBADMSG) {
+		rpcr_svc_send_error(sx, h, RPCR_ERR_CHUNK);
+		goto drop;
+	}
+	if (len < 0) {
+		svc_xprt_deferred_close(xpt);
+		goto drop;
+	}
+	kfree(call);
+	rqstp->rq_xprt_ctxt = ctxt;
+	rqstp->rq_prot = IPPROTO_MAX;
+	svc_xprt_copy_addrs(rqstp, xpt);
+	return len;
+
+drop:
+	kfree(ctxt);
+	kfree(call);
+	return 0;
+}
+
+static int rpcr_svc_result_payload(struct svc_rqst *rqstp, unsigned int off,
+				   unsigned int len)
+{
+	struct rpcr_svc_ctxt *ctxt = rqstp->rq_xprt_ctxt;
+
+	ctxt->pay_off = off;
+	ctxt->pay_len = len;
+	ctxt->has_pay = len != 0;
+	return 0;
+}
+
+/* RDMA Write ranges of the reply into a chunk's segments, in order;
+ * @got gets the chunk with the lengths written (§3.4.6)
+ */
+static int rpcr_svc_push(struct rpcr_svc_xprt *sx, const struct xdr_buf *res,
+			 const u32 *off, const u32 *len, int nranges,
+			 const struct rpcr_write_chunk *chunk,
+			 struct rpcr_write_chunk *got)
+{
+	u32 max = RPCSVC_MAXPAGES + 2, i = 0, r, n, at;
+	struct scatterlist *sg;
+	int nents, rc = 0;
+
+	*got = *chunk;
+	for (i = 0; i < got->nsegs; i++)
+		got->segs[i].length = 0;
+	sg = kmalloc_array(max, sizeof(*sg), GFP_KERNEL);
+	if (!sg)
+		return -ENOMEM;
+	i = 0;
+	for (r = 0; r < nranges && !rc; r++) {
+		for (at = 0; at < len[r] && !rc; at += n) {
+			struct rpcr_seg seg;
+
+			/* the next segment with room left */
+			while (i < chunk->nsegs &&
+			       got->segs[i].length == chunk->segs[i].length)
+				i++;
+			if (i == chunk->nsegs) {
+				rc = -EMSGSIZE;
+				break;
+			}
+			seg = chunk->segs[i];
+			seg.offset += got->segs[i].length;
+			n = min(len[r] - at, seg.length - got->segs[i].length);
+			seg.length = n;
+			nents = rpcr_xdr_sg(res, off[r] + at, n, sg, max);
+			rc = nents < 0 ? nents :
+			     rpcr_ep_rw(sx->ep, sg, nents, &seg, DMA_TO_DEVICE);
+			got->segs[i].length += n;
+		}
+	}
+	kfree(sg);
+	return rc;
+}
+
+/* a send buffer; all in flight: wait for one, while the connection lives */
+static struct rpcr_sbuf *rpcr_svc_sbuf(struct rpcr_svc_xprt *sx)
+{
+	struct rpcr_sbuf *sb;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		sb = rpcr_ep_sbuf_get(sx->ep);
+		if (sb || test_bit(XPT_CLOSE, &sx->xpt.xpt_flags))
+			return sb;
+		usleep_range(500, 1000);
+	}
+	return NULL;
+}
+
+static int rpcr_svc_sendto(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xpt = rqstp->rq_xprt;
+	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
+	struct rpcr_svc_ctxt *ctxt = rqstp->rq_xprt_ctxt;
+	struct xdr_buf *res = &rqstp->rq_res;
+	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
+	u32 send_max = min_t(u32, RPCR_SVC_INLINE, sx->ep->peer_recv);
+	u32 off[2] = { 0, 0 }, len[2] = { res->len, 0 };
+	u32 rlen, i, pos;
+	struct rpcr_sbuf *sb;
+	int hlen, rc;
+
+	if (test_bit(XPT_CLOSE, &xpt->xpt_flags))
+		return -ENOTCONN;
+	memset(h, 0, sizeof(*h));
+	h->xid = call->xid;
+	h->vers = RPCR_VERSION_1;
+	h->credit = RPCR_SVC_CREDITS;
+	h->proc = RPCR_MSG;
+
+	/* §3.4.6: each Write chunk offered comes back, unused ones with
+	 * no bytes; the READ payload goes into the first, out of the reply
+	 * with its roundup
+	 */
+	h->nwrites = call->nwrites;
+	for (i = 0; i < call->nwrites; i++) {
+		h->writes[i] = call->writes[i];
+		for (pos = 0; pos < h->writes[i].nsegs; pos++)
+			h->writes[i].segs[pos].length = 0;
+	}
+	if (call->nwrites && ctxt->has_pay &&
+	    ctxt->pay_off + ctxt->pay_len <= res->len) {
+		u32 end = ctxt->pay_off + ctxt->pay_len;
+
+		rc = rpcr_svc_push(sx, res, &ctxt->pay_off, &ctxt->pay_len, 1,
+				   &call->writes[0], &h->writes[0]);
+		if (rc)
+			goto fail;
+		end = min(end + xdr_pad_size(ctxt->pay_len), res->len);
+		len[0] = ctxt->pay_off;
+		off[1] = end;
+		len[1] = res->len - end;
+	}
+	rlen = len[0] + len[1];
+	if (rpcr_hdr_len(h) + rlen > send_max) {
+		/* §3.5.4: too long for the client's receive buffers */
+		if (!call->has_reply) {
+			rpcr_hdr_error(h, call->xid, RPCR_SVC_CREDITS,
+				       RPCR_ERR_CHUNK);
+		} else {
+			rc = rpcr_svc_push(sx, res, off, len, 2, &call->reply,
+					   &h->reply);
+			if (rc)
+				goto fail;
+			h->has_reply = true;
+			h->proc = RPCR_NOMSG;
+		}
+		rlen = 0;
+	}
+
+	sb = rpcr_svc_sbuf(sx);
+	if (!sb) {
+		rc = -ENOTCONN;
+		goto fail;
+	}
+	hlen = rpcr_hdr_encode(h, sb->buf, send_max);
+	if (hlen < 0) {
+		rpcr_ep_sbuf_put(sb);
+		rc = hlen;
+		goto fail;
+	}
+	pos = hlen;
+	for (i = 0; i < 2 && rlen; i++) {
+		if (len[i] && read_bytes_from_xdr_buf(res, off[i], sb->buf + pos,
+						      len[i])) {
+			rpcr_ep_sbuf_put(sb);
+			rc = -EIO;
+			goto fail;
+		}
+		pos += len[i];
+	}
+	trace_rpcr_reply_send(h->xid, h->proc, h->credit, pos,
+			      (h->nwrites ? 2 : 0) | (h->has_reply ? 4 : 0));
+	rc = rpcr_ep_send(sx->ep, sb, pos, 0, NULL, NULL);
+	if (rc)
+		goto fail;
+	return res->len;
+
+fail:
+	/* a reply that did not go: the client's retry comes on a new
+	 * connection
+	 */
+	svc_xprt_deferred_close(xpt);
+	return rc;
+}
+
+static void rpcr_svc_release_ctxt(struct svc_xprt *xpt, void *ctxt)
+{
+	kfree(ctxt);
+}
+
+static int rpcr_svc_has_wspace(struct svc_xprt *xpt)
+{
+	return 1;
+}
+
+static void rpcr_svc_secure_port(struct svc_rqst *rqstp)
+{
+	/* RDMA has no ports to be privileged: as Linux's, call it secure */
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+}
+
+static void rpcr_svc_detach(struct svc_xprt *xpt)
+{
+	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
+
+	/* in-flight work flushes; the endpoint goes with the transport */
+	if (sx->ep)
+		rpcr_ep_disconnect(sx->ep);
+}
+
+static void rpcr_svc_free(struct svc_xprt *xpt)
+{
+	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
+	struct rpcr_svc_call *call, *tmp;
+
+	if (sx->listener)
+		rpcr_listen_stop(sx->listener);
+	if (sx->ep)
+		rpcr_ep_destroy(sx->ep);
+	list_for_each_entry_safe(call, tmp, &sx->calls, node)
+		kfree(call);
+	kfree(sx);
+}
+
+static void rpcr_svc_kill_temp(struct svc_xprt *xpt)
+{
+}
+
+static const struct svc_xprt_ops rpcr_svc_ops = {
+	.xpo_create		= rpcr_svc_create,
+	.xpo_accept		= rpcr_svc_accept,
+	.xpo_recvfrom		= rpcr_svc_recvfrom,
+	.xpo_sendto		= rpcr_svc_sendto,
+	.xpo_result_payload	= rpcr_svc_result_payload,
+	.xpo_release_ctxt	= rpcr_svc_release_ctxt,
+	.xpo_has_wspace		= rpcr_svc_has_wspace,
+	.xpo_detach		= rpcr_svc_detach,
+	.xpo_free		= rpcr_svc_free,
+	.xpo_secure_port	= rpcr_svc_secure_port,
+	.xpo_kill_temp_xprt	= rpcr_svc_kill_temp,
+};
+
+static struct svc_xprt_class rpcr_svc_class = {
+	.xcl_name		= "rdma",
+	.xcl_owner		= THIS_MODULE,
+	.xcl_ops		= &rpcr_svc_ops,
+	.xcl_max_payload	= RPCSVC_MAXPAYLOAD_RDMA,
+	.xcl_ident		= XPRT_TRANSPORT_RDMA,
+};
+
+/**
+ * rpcr_svc_init() - offer the server transport class to sunrpc
+ *
+ * Return: 0, or -EEXIST when another module has the class "rdma".
+ */
+int rpcr_svc_init(void)
+{
+	return svc_reg_xprt_class(&rpcr_svc_class);
+}
+
+/**
+ * rpcr_svc_exit() - withdraw it
+ */
+void rpcr_svc_exit(void)
+{
+	svc_unreg_xprt_class(&rpcr_svc_class);
+}
