@@ -47,6 +47,8 @@ static void rpcr_ep_peer_priv(struct rpcr_ep *ep, const void *data, u8 len)
 	ep->peer_recv = p.recv_size;
 	ep->peer_send = p.send_size;
 	ep->peer_inv = p.flags & RPCR_CM_F_REMOTE_INV;
+	trace_rpcr_cm_peer(ep->id, true, ep->peer_send, ep->peer_recv,
+			   ep->peer_inv);
 }
 
 static int rpcr_ep_cm_handler(struct rdma_cm_id *id,
@@ -61,8 +63,12 @@ static int rpcr_ep_cm_handler(struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		rpcr_ep_peer_priv(ep, ev->param.conn.private_data,
-				  ev->param.conn.private_data_len);
+		/* the accept's private data; an accepted connection had the
+		 * request's, and its ESTABLISHED carries none
+		 */
+		if (!ep->passive)
+			rpcr_ep_peer_priv(ep, ev->param.conn.private_data,
+					  ev->param.conn.private_data_len);
 		WRITE_ONCE(ep->up, true);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
@@ -781,6 +787,7 @@ struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
 	if (!ep)
 		goto refuse;
 	ep->id = req->id;
+	ep->passive = true;
 	ep->peer_recv = RPCR_V1_INLINE_DEFAULT;
 	ep->peer_send = RPCR_V1_INLINE_DEFAULT;
 	if (req->priv_ok) {
@@ -788,6 +795,8 @@ struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
 		ep->peer_send = req->priv.send_size;
 		ep->peer_inv = req->priv.flags & RPCR_CM_F_REMOTE_INV;
 	}
+	trace_rpcr_cm_peer(ep->id, req->priv_ok, ep->peer_send, ep->peer_recv,
+			   ep->peer_inv);
 	rc = rpcr_ep_create_qp(ep);
 	if (!rc)
 		rc = rpcr_ep_post_all_recvs(ep);

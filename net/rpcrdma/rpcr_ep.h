@@ -98,6 +98,7 @@ struct rpcr_rbuf {
  * @up: established and not yet seen going down; set and cleared only by
  *	the CM handler and rpcr_ep_destroy(), which the CM serialises
  * @drained: rpcr_ep_drain() flushed the QP
+ * @passive: accepted, not connected
  * @peer_recv: largest Send the peer takes (RFC 8797; 1024 without)
  * @peer_send: largest Send the peer makes
  * @peer_inv: the peer welcomes Send With Invalidate
@@ -118,6 +119,7 @@ struct rpcr_ep {
 	int				cm_status;
 	bool				up;
 	bool				drained;
+	bool				passive;
 	u32				peer_recv;
 	u32				peer_send;
 	bool				peer_inv;

@@ -193,6 +193,26 @@ TRACE_EVENT(rpcr_cm_event,
 		      rpcr_show_cm_event(__entry->ev), __entry->status)
 );
 
+TRACE_EVENT(rpcr_cm_peer,
+	    TP_PROTO(const struct rdma_cm_id *id, bool priv, u32 send,
+		     u32 recv, bool inv),
+	    TP_ARGS(id, priv, send, recv, inv),
+	    TP_STRUCT__entry(__field(const void *, id)
+			     __field(bool, priv)
+			     __field(u32, send)
+			     __field(u32, recv)
+			     __field(bool, inv)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->priv = priv;
+			   __entry->send = send;
+			   __entry->recv = recv;
+			   __entry->inv = inv;),
+	    TP_printk("id=%p private data %s: peer sends %u, receives %u%s",
+		      __entry->id, __entry->priv ? "found" : "absent",
+		      __entry->send, __entry->recv,
+		      __entry->inv ? ", welcomes remote invalidation" : "")
+);
+
 DECLARE_EVENT_CLASS(rpcr_id_err_class,
 		    TP_PROTO(const struct rdma_cm_id *id, int err),
 		    TP_ARGS(id, err),
