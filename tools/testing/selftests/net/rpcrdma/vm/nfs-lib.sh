@@ -23,6 +23,7 @@ NFS_PROTO=${NFS_PROTO:-rdma}
 # Who may mount: the private link's IPv4 /24 and IPv6 /64 (guest-init)
 NFS_CLIENTS=${NFS_CLIENTS:-10.77.0.0/24 fd77::/64}
 NFS_CLIENT_XPRT=${NFS_CLIENT_XPRT:-linux}
+NFS_SERVER_XPRT=${NFS_SERVER_XPRT:-linux}
 NFS_RPCR_KO=${NFS_RPCR_KO:-$SMCR_REPO/net/rpcrdma/rpcr.ko}
 # Workload sizes: modest, TCG moves a few MB/s over rxe
 NFS_BIG_MIB=${NFS_BIG_MIB:-4}
@@ -46,7 +47,12 @@ nfs_t() { timeout -k 5 "$NFS_OP_TIMEOUT" "$@"; }
 _nfs_server_up() {
 	local t0=$SECONDS
 
-	modprobe -a nfsd rpcrdma || return 1
+	if [[ $NFS_SERVER_XPRT == ours ]]; then
+		modprobe -a nfsd || return 1
+		grep -q '^rpcr ' /proc/modules || return 1
+	else
+		modprobe -a nfsd rpcrdma || return 1
+	fi
 	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd || return 1
 	mkdir -p "$NFS_EXPORT" /run/rpcbind /var/lib/nfs/v4recovery
 	mountpoint -q "$NFS_EXPORT" ||
@@ -76,7 +82,8 @@ _nfs_server_up() {
 	echo "# up in $((SECONDS - t0))s"
 }
 
-# nfs_server_start: knfsd, Linux's rpcrdma (svcrdma) and the export
+# nfs_server_start: knfsd, the server transport ($NFS_SERVER_XPRT: Linux's
+# svcrdma, or ours, loaded first with nfs_xprt_load ours) and the export
 nfs_server_start() {
 	tap_check "knfsd exports a tmpfs over TCP 2049 and RDMA $NFS_PORT (v3, v4.x)" \
 		_nfs_server_up
@@ -126,17 +133,22 @@ nfs_server_report() {
 # With ours, modprobe is also told never to load Linux's rpcrdma (the
 # kernel asks for "rpcrdma" when no transport has the "rdma" netid), so a
 # mount cannot silently go through Linux's module.
-nfs_client_xprt_load() {
-	local which=${1:-$NFS_CLIENT_XPRT}
+nfs_client_xprt_load() { nfs_xprt_load "${1:-$NFS_CLIENT_XPRT}"; }
+
+# nfs_xprt_load linux|ours: the RPC-over-RDMA transport of this guest,
+# client and server side: Linux's rpcrdma, or our rpcr.ko with Linux's
+# kept from loading
+nfs_xprt_load() {
+	local which=$1
 
 	case $which in
 	linux)
-		tap_check "modprobe rpcrdma (Linux's client transport)" \
+		tap_check "modprobe rpcrdma (Linux's RPC-over-RDMA)" \
 			modprobe -a nfs rpcrdma
 		;;
 	ours)
 		if [[ ! -r $NFS_RPCR_KO ]]; then
-			tap_fail "insmod rpcr.ko (our client transport)" \
+			tap_fail "insmod rpcr.ko (our RPC-over-RDMA)" \
 				"$NFS_RPCR_KO does not exist (not built yet?)"
 			return 1
 		fi
@@ -144,11 +156,11 @@ nfs_client_xprt_load() {
 			>/etc/modprobe.d/zz-nfs-test-no-linux-rpcrdma.conf
 		tap_check "modprobe sunrpc ib_core rdma_cm nfs" \
 			modprobe -a sunrpc ib_core rdma_cm nfs || return 1
-		tap_check "insmod rpcr.ko (our client transport)" \
+		tap_check "insmod rpcr.ko (our RPC-over-RDMA)" \
 			insmod "$NFS_RPCR_KO"
 		;;
 	*)
-		tap_fail "client transport '$which' (linux or ours)"
+		tap_fail "RPC-over-RDMA transport '$which' (linux or ours)"
 		return 1
 		;;
 	esac
