@@ -36,15 +36,17 @@
  * @xpt: what the svc layer knows; first
  * @listener: a listener's rdma_cm listener
  * @ep: a connection's endpoint, freed with the transport (->xpo_free)
- * @lock: protects @calls
+ * @lock: protects @calls and @ncalls
  * @calls: messages received, not yet taken by a thread
+ * @ncalls: how many
  */
 struct rpcr_svc_xprt {
 	struct svc_xprt		xpt;
 	struct rpcr_listener	*listener;
 	struct rpcr_ep		*ep;
-	spinlock_t		lock;	/* @calls */
+	spinlock_t		lock;	/* @calls, @ncalls */
 	struct list_head	calls;
+	u32			ncalls;
 };
 
 /**
@@ -97,7 +99,18 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	call->len = len;
 	memcpy(call->msg, msg, len);
 	spin_lock(&sx->lock);
+	/* §3.3.1: a client past its credits breaks the protocol, and
+	 * would have us hold its calls without bound
+	 */
+	if (sx->ncalls >= RPCR_SVC_CREDITS) {
+		spin_unlock(&sx->lock);
+		kfree(call);
+		trace_rpcr_reply_drop(0, len, RPCR_DROP_CREDIT, -ENOSPC);
+		svc_xprt_deferred_close(&sx->xpt);
+		return;
+	}
 	list_add_tail(&call->node, &sx->calls);
+	sx->ncalls++;
 	spin_unlock(&sx->lock);
 	set_bit(XPT_DATA, &sx->xpt.xpt_flags);
 	svc_xprt_enqueue(&sx->xpt);
@@ -346,8 +359,10 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	spin_lock(&sx->lock);
 	call = list_first_entry_or_null(&sx->calls, struct rpcr_svc_call,
 					node);
-	if (call)
+	if (call) {
 		list_del(&call->node);
+		sx->ncalls--;
+	}
 	if (list_empty(&sx->calls))
 		clear_bit(XPT_DATA, &xpt->xpt_flags);
 	spin_unlock(&sx->lock);

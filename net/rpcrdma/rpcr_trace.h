@@ -17,6 +17,7 @@ enum rpcr_drop {
 	RPCR_DROP_SIZE,		/* reply past what the call can hold */
 	RPCR_DROP_CHUNK,	/* chunk the call did not offer */
 	RPCR_DROP_BCALL,	/* backward call without a free slot */
+	RPCR_DROP_CREDIT,	/* a call past the credits granted */
 };
 #endif /* RPCR_TRACE_ONCE_H */
 
@@ -47,13 +48,15 @@ TRACE_DEFINE_ENUM(RPCR_DROP_XID);
 TRACE_DEFINE_ENUM(RPCR_DROP_SIZE);
 TRACE_DEFINE_ENUM(RPCR_DROP_CHUNK);
 TRACE_DEFINE_ENUM(RPCR_DROP_BCALL);
+TRACE_DEFINE_ENUM(RPCR_DROP_CREDIT);
 
 #define rpcr_show_drop(d)					\
 	__print_symbolic(d, { RPCR_DROP_HDR, "bad header" },	\
 			    { RPCR_DROP_XID, "unknown xid" },	\
 			    { RPCR_DROP_SIZE, "too long" },	\
 			    { RPCR_DROP_CHUNK, "bad chunk" },	\
-			    { RPCR_DROP_BCALL, "no backward slot" })
+			    { RPCR_DROP_BCALL, "no backward slot" },	\
+			    { RPCR_DROP_CREDIT, "past the credits" })
 
 /* names the trace buffer can print (ib_core's strings are not ours) */
 #define rpcr_show_cm_event(e)						\

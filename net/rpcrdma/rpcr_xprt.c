@@ -63,6 +63,18 @@ static const struct rpcr_ep_ops rpcr_clnt_ep_ops = {
 	.down	= rpcr_ep_down,
 };
 
+/* a new connection's bookkeeping: mountstats' counters, and the cookie
+ * that tells a call sent before it from one sent on it
+ */
+static void rpcr_count_connect(struct rpc_xprt *xprt)
+{
+	unsigned long waited = jiffies - xprt->stat.connect_start;
+
+	xprt->stat.connect_time += waited;
+	xprt->stat.connect_count++;
+	xprt->connect_cookie++;
+}
+
 static void rpcr_connect_worker(struct work_struct *work)
 {
 	struct rpcr_xprt *rx = container_of(work, struct rpcr_xprt,
@@ -103,10 +115,7 @@ static void rpcr_connect_worker(struct work_struct *work)
 		spin_lock(&xprt->transport_lock);
 		xprt->cwnd = RPC_CWNDSCALE;
 		spin_unlock(&xprt->transport_lock);
-		xprt->connect_cookie++;
-		xprt->stat.connect_count++;
-		xprt->stat.connect_time += (long)jiffies -
-					   xprt->stat.connect_start;
+		rpcr_count_connect(xprt);
 		xprt_set_connected(xprt);
 		/* the waiting calls go (again) now */
 		rc = -EAGAIN;
