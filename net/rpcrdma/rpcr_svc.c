@@ -26,29 +26,6 @@
 #include "rpcr_wire.h"
 #include "rpcr_xdr.h"
 
-/* credits granted: calls a client may have in flight (§3.3.1) */
-#define RPCR_SVC_CREDITS	64
-/* Send and receive buffers: the v1 default inline size (§3.3.2) */
-#define RPCR_SVC_INLINE		4096
-
-/**
- * struct rpcr_svc_xprt - a listener or a connection
- * @xpt: what the svc layer knows; first
- * @listener: a listener's rdma_cm listener
- * @ep: a connection's endpoint, freed with the transport (->xpo_free)
- * @lock: protects @calls and @ncalls
- * @calls: messages received, not yet taken by a thread
- * @ncalls: how many
- */
-struct rpcr_svc_xprt {
-	struct svc_xprt		xpt;
-	struct rpcr_listener	*listener;
-	struct rpcr_ep		*ep;
-	spinlock_t		lock;	/* @calls, @ncalls */
-	struct list_head	calls;
-	u32			ncalls;
-};
-
 /**
  * struct rpcr_svc_call - a received message
  * @node: on the connection's @calls
@@ -386,6 +363,9 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 		rpcr_svc_send_error(sx, h, RPCR_ERR_CHUNK);
 		goto drop;
 	}
+	/* RFC 8167: a reply to a callback of ours is no call for nfsd */
+	if (rpcr_svc_bc_reply(sx, h, call->msg + hlen, call->len - hlen))
+		goto drop;
 	trace_rpcr_call_recv(h->xid, h->proc, h->credit, call->len,
 			     (h->nreads ? 1 : 0) | (h->nwrites ? 2 : 0) |
 			     (h->has_reply ? 4 : 0));
@@ -467,8 +447,16 @@ static int rpcr_svc_push(struct rpcr_svc_xprt *sx, const struct xdr_buf *res,
 	return rc;
 }
 
-/* a send buffer; all in flight: wait for one, while the connection lives */
-static struct rpcr_sbuf *rpcr_svc_sbuf(struct rpcr_svc_xprt *sx)
+/**
+ * rpcr_svc_sbuf() - a send buffer of a server connection
+ * @sx: the connection
+ *
+ * With all in flight, waits (a second at most) for one, while the
+ * connection lives.
+ *
+ * Return: the buffer, or NULL.
+ */
+struct rpcr_sbuf *rpcr_svc_sbuf(struct rpcr_svc_xprt *sx)
 {
 	struct rpcr_sbuf *sb;
 	int i;
@@ -651,7 +639,14 @@ static struct svc_xprt_class rpcr_svc_class = {
  */
 int rpcr_svc_init(void)
 {
-	return svc_reg_xprt_class(&rpcr_svc_class);
+	int rc = svc_reg_xprt_class(&rpcr_svc_class);
+
+	if (rc)
+		return rc;
+	rc = rpcr_svc_bc_init();
+	if (rc)
+		svc_unreg_xprt_class(&rpcr_svc_class);
+	return rc;
 }
 
 /**
@@ -659,5 +654,6 @@ int rpcr_svc_init(void)
  */
 void rpcr_svc_exit(void)
 {
+	rpcr_svc_bc_exit();
 	svc_unreg_xprt_class(&rpcr_svc_class);
 }

@@ -154,6 +154,8 @@ DECLARE_EVENT_CLASS(rpcr_bcall_class,
 
 DEFINE_RPCR_BCALL_EVENT(rpcr_bcall_recv);
 DEFINE_RPCR_BCALL_EVENT(rpcr_bcall_reply);
+DEFINE_RPCR_BCALL_EVENT(rpcr_bcall_send);
+DEFINE_RPCR_BCALL_EVENT(rpcr_bcall_reply_recv);
 
 DECLARE_EVENT_CLASS(rpcr_mr_class,
 		    TP_PROTO(u32 handle, u32 length, u64 offset, int nents),

@@ -32,6 +32,8 @@ source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 
 NFS_CLIENT_XPRT=${NFS_DELEG_XPRT:-ours}
+# nfs-deleg-server.sh runs this with Linux's client and our server
+NFS_SERVER_XPRT=${NFS_DELEG_SERVER_XPRT:-linux}
 NFS_OP_TIMEOUT=40
 T=/sys/kernel/tracing
 # Seconds of lockd grace (nlm_grace_period rounded up to nlm_timeout; 3 is
@@ -132,6 +134,11 @@ guest_b() {
 	[[ -e $NOKO ]] && return 0
 	tap_check "lockd grace ${LOCKD_GRACE}s, not 50 (delegations wait for it); leases enabled" \
 		_lockd_short_grace
+	if [[ $NFS_SERVER_XPRT == ours ]]; then
+		nfs_xprt_load ours || { barrier deleg-up 5; return 1; }
+		trace_on rpcr/rpcr_bcall_send rpcr/rpcr_bcall_reply_recv \
+			rpcr/rpcr_reply_drop
+	fi
 	nfs_server_start || { barrier deleg-up 5; return 1; }
 	# lockd's grace began when nfsd started, before this
 	t0=$SECONDS
@@ -155,6 +162,10 @@ guest_b() {
 	tap_check "the delegation is gone from b's states" _deleg_gone 5
 	tap_check "knfsd: CB_RECALL answered (status 0), then DELEGRETURN" \
 		_cb_recall_answered
+	if [[ $NFS_SERVER_XPRT == ours ]]; then
+		tap_check "the recall went over our server's backchannel: rpcr_bcall_send >= 1, rpcr_bcall_reply_recv >= 1" \
+			bash -c "grep -q ' rpcr_bcall_send: ' $T/trace && grep -q ' rpcr_bcall_reply_recv: ' $T/trace"
+	fi
 	sha "$NFS_EXPORT/$FILE" >"$SHAF"
 	barrier deleg-written 60
 	barrier deleg-done 60
