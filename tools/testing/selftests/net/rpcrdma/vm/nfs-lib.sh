@@ -36,8 +36,12 @@ NFS_SMALL_BYTES=${NFS_SMALL_BYTES:-2000}
 NFS_OP_TIMEOUT=${NFS_OP_TIMEOUT:-120}
 # v4 grace and lease (nfsd's minimum is 10): clients wait out the grace
 NFS_GRACE=${NFS_GRACE:-10}
+# The RDMA device: rxe0 (Soft-RoCE), or siw0 (Soft-iWARP, `# rdma: siw`
+# groups), which has no hw_counters: iWARP runs over kernel TCP sockets,
+# whose byte counts (ss) and frames (tcp port $NFS_PORT) stand in for them
 NFS_RXE=${NFS_RXE:-rxe0}
 NFS_PCAP_PY=$SMCR_REPO/tools/testing/selftests/net/rpcrdma/rpcrdma_pcap.py
+NFS_IWARP_PCAP_PY=$SMCR_REPO/tools/testing/selftests/net/rpcrdma/iwarp_pcap.py
 
 # nfs_t CMD...: CMD under the per-operation timeout (killed if stuck)
 nfs_t() { timeout -k 5 "$NFS_OP_TIMEOUT" "$@"; }
@@ -269,10 +273,41 @@ nfs_rxe_counter() {
 
 nfs_rxe_counters_diag() {
 	local f out=
+	if nfs_iwarp; then
+		echo "# $NFS_RXE (iWARP): TCP port $NFS_PORT, connections established now: bytes sent, received: $(nfs_iwarp_bytes)"
+		return 0
+	fi
 	for f in /sys/class/infiniband/"$NFS_RXE"/ports/1/hw_counters/*; do
 		[[ -r $f ]] && out+=" ${f##*/}=$(<"$f")"
 	done
 	echo "# $NFS_RXE:$out"
+}
+
+# nfs_iwarp: $NFS_RXE is an iWARP device (siw: node type RNIC)
+nfs_iwarp() { [[ $(cat "/sys/class/infiniband/$NFS_RXE/node_type" 2>/dev/null) == *RNIC* ]]; }
+
+# nfs_iwarp_bytes: "SENT RCVD", bytes_acked and bytes_received summed over
+# this guest's established TCP connections to or from port $NFS_PORT:
+# the iWARP streams (siw's kernel sockets; NFS over TCP uses 2049)
+nfs_iwarp_bytes() {
+	ss -Htin state established \
+		"( sport = :$NFS_PORT or dport = :$NFS_PORT )" 2>/dev/null | awk '
+		{ for (i = 1; i <= NF; i++) {
+			split($i, kv, ":")
+			if (kv[1] == "bytes_acked") s += kv[2]
+			if (kv[1] == "bytes_received") r += kv[2] } }
+		END { printf "%d %d\n", s, r }'
+}
+
+# _nfs_iwarp_carried: the mount's connection (made again by the remount)
+# moved the big file back and the O_DIRECT MiB out over TCP port $NFS_PORT
+_nfs_iwarp_carried() {
+	local s r
+	# (a here-string: the guests have no /dev/fd for < <(...))
+	read -r s r <<<"$(nfs_iwarp_bytes)"
+	echo "TCP port $NFS_PORT (iWARP on $NFS_RXE): sent $s, received $r bytes (want >= $((1 << 20)), >= $((NFS_BIG_MIB << 20)))"
+	ss -Htn state established "( sport = :$NFS_PORT or dport = :$NFS_PORT )"
+	((s >= 1 << 20 && r >= NFS_BIG_MIB << 20))
 }
 
 # sha FILE: its SHA-256
@@ -441,7 +476,9 @@ NFS_LAST_XPRT=
 #   a $NFS_BIG_MIB MiB, a $NFS_ODD_BYTES and a $NFS_SMALL_BYTES-byte file, a directory of
 #   $NFS_DIR_ENTRIES entries and a symlink written; unmounted and mounted
 #   again; all read back (SHA-256, count, readlink); 1 MiB of O_DIRECT I/O;
-#   proof it went over RDMA (mountstats, rxe counters); unmounted.
+#   proof it went over RDMA (mountstats, rxe counters; on iWARP the bytes
+#   of the TCP connection on $NFS_PORT); unmounted. On iWARP the capture
+#   is of TCP port $NFS_PORT (MPA, DDP/RDMAP, RPC-over-RDMA headers).
 #   With $NFS_EXTRA set, that function is called as
 #   "$NFS_EXTRA write LABEL DIR" before the remount and
 #   "$NFS_EXTRA read LABEL DIR" after it, for a cell's own steps.
@@ -458,10 +495,12 @@ nfs_workload() {
 	r0=$(nfs_rxe_counter rcvd_pkts)
 	if [[ -n ${NFS_CAPTURE:-} ]]; then
 		# not through tap_check: its subshell would lose the pid
+		local what=RoCEv2
+		nfs_iwarp && what="iWARP (TCP port $NFS_PORT)"
 		if nfs_capture_start "$NFS_CAPTURE"; then
-			tap_ok "$label: tcpdump captures RoCEv2"
+			tap_ok "$label: tcpdump captures $what"
 		else
-			tap_fail "$label: tcpdump captures RoCEv2" "$(cat /tmp/tcpdump.out)"
+			tap_fail "$label: tcpdump captures $what" "$(cat /tmp/tcpdump.out)"
 		fi
 	fi
 	tap_check "$label: mount -o $(nfs_opts "$vers" "$extra")" \
@@ -498,7 +537,11 @@ nfs_workload() {
 		_nfs_odirect "$src/big" "$d/direct" /tmp/nfs-direct
 	# The big file alone is that many 1024-byte (rxe MTU) packets each way
 	min=$((NFS_BIG_MIB * 1024))
-	tap_check "$label: RDMA carried it" _nfs_rdma_rose "$s0" "$r0" "$min"
+	if nfs_iwarp; then
+		tap_check "$label: RDMA carried it" _nfs_iwarp_carried
+	else
+		tap_check "$label: RDMA carried it" _nfs_rdma_rose "$s0" "$r0" "$min"
+	fi
 	if ((chunks)); then
 		tap_check "$label: Read, Write and Reply chunks used" _nfs_chunks_used
 	fi
@@ -512,12 +555,14 @@ nfs_workload() {
 
 NFS_TCPDUMP_PID=
 # nfs_capture_start FILE: RoCEv2 frames of eth0 (UDP 4791) into FILE,
-# headers and the first bytes of payload only
+# headers and the first bytes of payload only; on iWARP the whole
+# segments of TCP port $NFS_PORT (the streams are parsed from the start)
 nfs_capture_start() {
-	local i
+	local i snap=400 filter="udp port 4791"
+	if nfs_iwarp; then snap=0 filter="tcp port $NFS_PORT"; fi
 	# Background jobs of a script read /dev/null: give it files
 	# immediate: a packet not yet handed over when we stop it is lost
-	tcpdump -i eth0 -s 400 --immediate-mode -U -w "$1" udp port 4791 \
+	tcpdump -i eth0 -s "$snap" --immediate-mode -U -w "$1" "$filter" \
 		</dev/null >/tmp/tcpdump.out 2>&1 &
 	NFS_TCPDUMP_PID=$!
 	for ((i = 0; i < 100; i++)); do
@@ -538,6 +583,8 @@ nfs_capture_stop() {
 
 # nfs_capture_report FILE: CM private data, credits and opcodes seen
 nfs_capture_report() {
-	python3 "$NFS_PCAP_PY" "$1" | sed 's/^/# /'
+	local py=$NFS_PCAP_PY
+	nfs_iwarp && py=$NFS_IWARP_PCAP_PY
+	python3 "$py" "$1" | sed 's/^/# /'
 	return "${PIPESTATUS[0]}"
 }

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # functions run through tap_check and run_cell
+# guests: a b
+# timeout: 240
+# rdma: siw
+#
+# Group "nfs-siw": NFS over iWARP. The guests have Soft-iWARP siw0 on eth0
+# (siw.ko from scripts/vm/build-siw; no rxe0), whose limits differ from
+# rxe's: 6 SGEs a WR, 1 SGE an RDMA Read, and RDMA Read sinks registered
+# with REMOTE_WRITE. Both guests load rpcr.ko's counterpart once and swap
+# machines, not modules, half way:
+#   ours-v3, ours-v41, ours-v3-1k
+#                       OUR client (rpcr.ko on a) against Linux's knfsd and
+#                       svcrdma (rpcrdma on b): NFSv3 (its mount captured:
+#                       MPA Request/Reply with the RFC 8797 private data,
+#                       DDP/RDMAP opcodes, RPC-over-RDMA headers), NFSv4.1
+#                       (our backchannel), NFSv3 with inline thresholds at
+#                       1024 (Read, Write and Reply chunks all counted)
+#   linux-v3, linux-v41 Linux's client (rpcrdma on b) against OUR server
+#                       (knfsd on a over rpcr.ko): NFSv3, captured too,
+#                       and NFSv4.1
+# RDMA is proven by mountstats (xprt: rdma), the bytes of the TCP
+# connection on port 20049 (siw has no hw_counters; NFS over TCP is 2049)
+# and rpcr's tracepoints counting the calls. Each phase has a time budget,
+# so a hanging first phase still leaves time for the second. Traces stay
+# in the out dir: NAME.a.rpcr-client.trace, NAME.a.rpcr-server.trace
+# (rpcr, all events) and NAME.b.rpcrdma.trace (Linux's rpcrdma, all events).
+#   scripts/run-tests nfs-siw
+# NFS_SIW_LINUX=1 in the environment runs Linux's rpcrdma on both guests
+# instead (the harness' baseline).
+set -uo pipefail
+# shellcheck source=scripts/vm/guest-lib.sh
+source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
+
+NFS_RXE=siw0
+# A broken transport should not eat a phase on one step
+NFS_OP_TIMEOUT=45
+OURS=ours
+[[ ${NFS_SIW_LINUX:-0} == 1 ]] && OURS=linux
+TR=/sys/kernel/tracing
+# seconds a phase may take, mounts, I/O and unmounts (about 40 and 25 s
+# when it works)
+PHASE1_S=110
+PHASE2_S=80
+
+# trace_on SYSTEM: all events of SYSTEM into an empty, large ring
+trace_on() {
+	echo 0 >"$TR/tracing_on"
+	echo 20000 >"$TR/buffer_size_kb"
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/$1/enable" && echo 1 >"$TR/tracing_on"
+}
+
+# trace_save FILE: the ring into FILE (the out dir), then emptied; its
+# event counts and error events as diagnostics
+trace_save() {
+	local f="$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.$1.trace"
+	cat "$TR/trace" >"$f"
+	echo >"$TR/trace"
+	echo "# $1 trace: $(grep -vc "^#" "$f") events in ${f##*/}:" \
+		"$(grep -oE ' (rpcr|xprtrdma|svcrdma)_[a-z_0-9]+:' "$f" |
+			sort | uniq -c | sort -rn | head -n 25 |
+			awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
+	# errors first, then the connection's events
+	grep -v '^#' "$f" | grep -iE 'err|reject|unreach|flush' |
+		head -n 15 | sed 's/^ */# /'
+	grep -v '^#' "$f" | grep -E '_cm_(event|peer)|connect|disconnect' |
+		grep -viE 'err|reject|unreach' | head -n 10 | sed 's/^ */# /'
+}
+
+# traced_at_least EVENT N: rpcr's trace counted EVENT N times at least
+traced_at_least() {
+	local n
+	n=$(grep -c " $1:" "$TR/trace")
+	echo "$1: $n"
+	((n >= $2))
+}
+
+# run_cell BUDGET NAME FUNC...: FUNC's TAP lines; FUNC still running
+# after BUDGET seconds is stopped (its step in progress ends by its own
+# timeout) and the mount is forced off
+run_cell() {
+	local budget=$1 name=$2 pid t0=$SECONDS
+	shift 2
+	"$@" </dev/null >/tmp/cell.out 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < budget)); do
+		sleep 0.5
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		cat /tmp/cell.out
+		tap_fail "$name: done within ${budget}s" \
+			"stopped; the mount: $(nfs_xprt_line | tr -s ' \t' ' ')" \
+			"$(dmesg | tail -n 20)"
+		# nfs_umount could take its two timeouts: lazily, at once
+		timeout -k 2 10 umount -f "$NFS_MNT" >/dev/null 2>&1 ||
+			umount -l "$NFS_MNT" >/dev/null 2>&1
+	else
+		wait "$pid"
+		cat /tmp/cell.out
+		echo "# $name: ${SECONDS}s since start, $((SECONDS - t0))s this phase"
+	fi
+}
+
+# phase_client LABEL [v41|v3-1k]: the client of a phase mounts the peer:
+# v3, then as far as v4.1 or the v3 with inline thresholds at 1024
+phase_client() {
+	local label=$1
+	shift
+	NFS_CAPTURE=/tmp/$label-v3.pcap nfs_workload "$label-v3" 3
+	cp -f "/tmp/$label-v3.pcap" "$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.$label-v3.pcap" 2>/dev/null
+	(($#)) || return 0
+	nfs_workload "$label-v41" 4.1
+	[[ $1 == v3-1k ]] || return 0
+	tap_check "$label: client inline thresholds 1024" inline_set 1024
+	nfs_workload "$label-v3-1k" 3 "" 1
+	inline_set 4096
+}
+
+# inline_set N: the client's inline thresholds, read when a mount connects
+inline_set() {
+	echo "$1" >/proc/sys/sunrpc/rdma_max_inline_read &&
+		echo "$1" >/proc/sys/sunrpc/rdma_max_inline_write
+}
+
+# a: the client of phase 1 (rpcr.ko or, as the baseline, rpcrdma), then
+# the server of phase 2 with the same module
+guest_a() {
+	NFS_CLIENT_XPRT=$OURS
+	NFS_SERVER_XPRT=$OURS
+	nfs_xprt_load "$OURS" || return 1
+	if [[ $OURS == ours ]]; then
+		echo "# rpcr.ko: $(stat -c '%y, %s bytes' "$NFS_RPCR_KO")," \
+			"sha256 $(sha "$NFS_RPCR_KO")"
+		trace_on rpcr
+	fi
+	barrier nfs-up 120 || return 1
+	run_cell "$PHASE1_S" "phase 1 ($(nfs_xprt_name) client, Linux's server)" \
+		phase_client "$OURS" v3-1k
+	barrier phase1-done $((PHASE1_S + 30))
+	if [[ $OURS == ours ]]; then
+		tap_check "phase 1: rpcr traced calls sent" traced_at_least rpcr_call_send 100
+		tap_check "phase 1: rpcr traced replies received" traced_at_least rpcr_reply_recv 100
+		trace_save rpcr-client
+	fi
+	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | tail -n 20 | sed 's/^/# dmesg: /'
+
+	nfs_server_start
+	barrier nfs-up2 60
+	barrier phase2-done $((PHASE2_S + 60))
+	nfs_server_report
+	if [[ $OURS == ours ]]; then
+		tap_check "phase 2: rpcr traced calls received" traced_at_least rpcr_call_recv 100
+		tap_check "phase 2: rpcr traced replies sent" traced_at_least rpcr_reply_send 100
+		trace_save rpcr-server
+	fi
+	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | tail -n 20 | sed 's/^/# dmesg: /'
+}
+
+# b: Linux's server of phase 1, then Linux's client of phase 2
+guest_b() {
+	NFS_CLIENT_XPRT=linux
+	NFS_SERVER_XPRT=linux
+	nfs_server_start
+	trace_on rpcrdma
+	barrier nfs-up 120
+	barrier phase1-done $((PHASE1_S + 60))
+	nfs_server_report
+	barrier nfs-up2 60 || return 1
+	run_cell "$PHASE2_S" "phase 2 (Linux's client, $(NFS_CLIENT_XPRT=$OURS nfs_xprt_name) server)" \
+		phase_client linux v41
+	barrier phase2-done $((PHASE2_S + 30))
+	trace_save rpcrdma
+}
+
+if [[ $SMCR_ROLE == a ]]; then guest_a; else guest_b; fi
+tap_check "no kernel warning ($SMCR_ROLE)" dmesg_clean
+exit 0
