@@ -14,6 +14,7 @@
 #include <linux/sunrpc/svc.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_rpc.h"
 #include "rpcr_trace.h"
 
 #if !IS_ENABLED(CONFIG_SUNRPC_BACKCHANNEL)
@@ -146,13 +147,7 @@ void rpcr_bc_free_rqst(struct rpc_rqst *rqst)
  */
 bool rpcr_bc_is_call(const struct rpcr_hdr *h, const u8 *msg, u32 len)
 {
-	__be32 dir;
-
-	if (h->proc != RPCR_MSG || h->nreads || h->nwrites || h->has_reply ||
-	    len < 8)
-		return false;
-	memcpy(&dir, msg + 4, sizeof(dir));
-	return dir == cpu_to_be32(RPC_CALL);
+	return rpcr_rpc_is_dir(h, msg, len, RPC_CALL);
 }
 
 /**

@@ -14,6 +14,7 @@
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/xprt.h>
 
+#include "rpcr_rpc.h"
 #include "rpcr_svc.h"
 #include "rpcr_trace.h"
 #include "rpcr_wire.h"
@@ -111,14 +112,9 @@ bool rpcr_svc_bc_reply(struct rpcr_svc_xprt *sx, const struct rpcr_hdr *h,
 {
 	struct rpc_xprt *xprt = sx->xpt.xpt_bc_xprt;
 	struct rpc_rqst *rqst;
-	__be32 dir;
 	u32 credits;
 
-	if (h->proc != RPCR_MSG || h->nreads || h->nwrites || h->has_reply ||
-	    len < 8)
-		return false;
-	memcpy(&dir, msg + 4, sizeof(dir));
-	if (dir != cpu_to_be32(RPC_REPLY))
+	if (!rpcr_rpc_is_dir(h, msg, len, RPC_REPLY))
 		return false;
 	if (!xprt)
 		return true;
@@ -157,12 +153,7 @@ static void rpcr_svc_bc_close(struct rpc_xprt *xprt)
 
 static void rpcr_svc_bc_destroy(struct rpc_xprt *xprt)
 {
-	int i;
-
-	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
-		if (i != RPC_DISPLAY_PROTO && i != RPC_DISPLAY_NETID)
-			kfree(xprt->address_strings[i]);
-	}
+	rpcr_rpc_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }

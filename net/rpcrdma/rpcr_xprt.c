@@ -17,6 +17,7 @@
 #include <linux/sunrpc/xprtrdma.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_rpc.h"
 #include "rpcr_sysctl.h"
 #include "rpcr_trace.h"
 
@@ -198,16 +199,6 @@ static void rpcr_close(struct rpc_xprt *xprt)
 	xprt_disconnect_done(xprt);
 }
 
-static void rpcr_free_addresses(struct rpc_xprt *xprt)
-{
-	int i;
-
-	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
-		if (i != RPC_DISPLAY_PROTO && i != RPC_DISPLAY_NETID)
-			kfree(xprt->address_strings[i]);
-	}
-}
-
 static void rpcr_destroy(struct rpc_xprt *xprt)
 {
 	struct rpcr_xprt *rx = rpcr_xprt(xprt);
@@ -215,7 +206,7 @@ static void rpcr_destroy(struct rpc_xprt *xprt)
 	cancel_delayed_work_sync(&rx->connect_work);
 	rpcr_drop_ep(rx);
 	rpcr_bc_destroy(xprt, 0);
-	rpcr_free_addresses(xprt);
+	rpcr_rpc_free_addresses(xprt);
 	xprt_free(xprt);
 	module_put(THIS_MODULE);
 }
