@@ -16,7 +16,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rpcrdma_pcap import RPCRDMA_MAGIC, packets, rdma_message  # noqa: E402
+from rpcrdma_pcap import RPCRDMA_MAGIC, packets, rdma_message, summary  # noqa: E402
 
 RDMAP_OPC = {0: 'WRITE', 1: 'READ_REQUEST', 2: 'READ_RESPONSE', 3: 'SEND',
              4: 'SEND_INV', 5: 'SEND_SE', 6: 'SEND_SE_INV', 7: 'TERMINATE'}
@@ -153,12 +153,7 @@ def main():
             continue
         msgs += fpdus(key, data, n, opcodes, out, credits, shown, a.max)
         out.append(f'{key}: {len(data)} bytes in the capture')
-    for d, c in sorted(credits.items()):
-        out.append(f'credits {d}: ' + ', '.join(
-            f'{k} x{v}' for k, v in sorted(c.items())))
-    for d in sorted({d for d, _ in opcodes}):
-        out.append(f'opcodes {d}: ' + ', '.join(
-            f'{o} {n}' for (dd, o), n in sorted(opcodes.items()) if dd == d))
+    summary(credits, opcodes, out)
     print('\n'.join(out))
     return 0 if msgs else 1
 

@@ -134,6 +134,16 @@ def rdma_message(direction, payload):
     return line, credits
 
 
+def summary(credits, opcodes, out):
+    """Credits and opcodes seen, by direction, as lines appended to out."""
+    for d, c in sorted(credits.items()):
+        out.append(f'credits {d}: ' + ', '.join(
+            f'{k} x{v}' for k, v in sorted(c.items())))
+    for d in sorted({d for d, _ in opcodes}):
+        out.append(f'opcodes {d}: ' + ', '.join(
+            f'{o} {n}' for (dd, o), n in sorted(opcodes.items()) if dd == d))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('pcap')
@@ -163,12 +173,7 @@ def main():
             if shown[direction] < a.max:
                 shown[direction] += 1
                 out.append(line)
-    for d, c in sorted(credits.items()):
-        out.append(f'credits {d}: ' + ', '.join(
-            f'{k} x{v}' for k, v in sorted(c.items())))
-    for d in sorted({d for d, _ in opcodes}):
-        out.append(f'opcodes {d}: ' + ', '.join(
-            f'{o} {n}' for (dd, o), n in sorted(opcodes.items()) if dd == d))
+    summary(credits, opcodes, out)
     print('\n'.join(out))
     return 0 if msgs else 1
 
