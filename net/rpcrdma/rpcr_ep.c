@@ -805,6 +805,9 @@ struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
 	/* our RDMA Reads of the peer's Read chunks: as many as it serves */
 	param.initiator_depth = min_t(int, req->rd_atom,
 				      ep->id->device->attrs.max_qp_init_rd_atom);
+	if (cfg->ord)
+		param.initiator_depth = min_t(int, param.initiator_depth,
+					      cfg->ord);
 	rpcr_ep_our_priv(ep, pdata);
 	/* from here on the connection's events are the endpoint's */
 	ep->id->context = ep;

@@ -44,6 +44,8 @@ struct rpcr_ep_ops {
  * @send_size: bytes of each send buffer, announced as the largest Send
  *	we make
  * @rdma_ctxs: RDMA Read and Write contexts (rdma_rw) outstanding at most
+ * @ord: RDMA Reads an accepted connection has in flight at most, besides
+ *	the peer's and the device's limits; 0 for no limit of its own
  */
 struct rpcr_ep_cfg {
 	u32	nrecv;
@@ -52,6 +54,7 @@ struct rpcr_ep_cfg {
 	u32	recv_size;
 	u32	send_size;
 	u32	rdma_ctxs;
+	u32	ord;
 };
 
 /**

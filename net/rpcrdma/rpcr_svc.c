@@ -22,6 +22,7 @@
 
 #include "rpcr_ep.h"
 #include "rpcr_svc.h"
+#include "rpcr_sysctl.h"
 #include "rpcr_trace.h"
 #include "rpcr_wire.h"
 #include "rpcr_xdr.h"
@@ -75,11 +76,12 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	}
 	call->len = len;
 	memcpy(call->msg, msg, len);
+	rpcr_svc_count(RPCR_SVC_STAT_RECV);
 	spin_lock(&sx->lock);
 	/* §3.3.1: a client past its credits breaks the protocol, and
 	 * would have us hold its calls without bound
 	 */
-	if (sx->ncalls >= RPCR_SVC_CREDITS) {
+	if (sx->ncalls >= sx->credits) {
 		spin_unlock(&sx->lock);
 		kfree(call);
 		trace_rpcr_reply_drop(0, len, RPCR_DROP_CREDIT, -ENOSPC);
@@ -153,21 +155,32 @@ static struct svc_xprt *rpcr_svc_create(struct svc_serv *serv,
 	return &sx->xpt;
 }
 
+/* A new connection's sizes, from svc_rdma's knobs as they are now: a
+ * receive for each credit and a spare (a call is handled before its
+ * receive is posted again), a send for each, and room behind them for an
+ * RDMA Read or Write of 1 MiB, 16 pages to a work request. Credits are
+ * cut to what the device's queues hold.
+ */
+static void rpcr_svc_cfg(struct rpcr_svc_xprt *sx, struct ib_device *dev,
+			 struct rpcr_ep_cfg *cfg)
+{
+	u32 wr_max = dev->attrs.max_qp_wr;
+
+	sx->credits = min(READ_ONCE(rpcr_svc_max_requests), wr_max / 18);
+	sx->inline_size = READ_ONCE(rpcr_svc_max_req_size);
+	cfg->nrecv = sx->credits + 1;
+	cfg->nsend = sx->credits;
+	cfg->nsend_extra = sx->credits * 17;
+	cfg->recv_size = sx->inline_size;
+	cfg->send_size = sx->inline_size;
+	cfg->rdma_ctxs = sx->credits;
+	cfg->ord = READ_ONCE(rpcr_svc_ord);
+}
+
 static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
 {
 	struct rpcr_svc_xprt *lx = rpcr_svc(xpt), *sx;
-	struct rpcr_ep_cfg cfg = {
-		/* a credit each, and a spare: a call is handled before its
-		 * receive is posted again
-		 */
-		.nrecv		= RPCR_SVC_CREDITS + 1,
-		.nsend		= RPCR_SVC_CREDITS,
-		/* a Read or Write of 1 MiB, 16 pages a work request */
-		.nsend_extra	= RPCR_SVC_CREDITS * 17,
-		.recv_size	= RPCR_SVC_INLINE,
-		.send_size	= RPCR_SVC_INLINE,
-		.rdma_ctxs	= RPCR_SVC_CREDITS,
-	};
+	struct rpcr_ep_cfg cfg = { };
 	struct rpcr_conn_req *req;
 	struct sockaddr *sa;
 	struct rpcr_ep *ep;
@@ -185,6 +198,7 @@ static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
 		rpcr_conn_req_reject(req);
 		return NULL;
 	}
+	rpcr_svc_cfg(sx, req->id->device, &cfg);
 	/* NFSv4 wants a transport that controls its congestion: credits */
 	set_bit(XPT_CONG_CTRL, &sx->xpt.xpt_flags);
 	sa = (struct sockaddr *)&req->id->route.addr.dst_addr;
@@ -244,6 +258,7 @@ static int rpcr_svc_pull(struct rpcr_svc_xprt *sx, struct svc_rqst *rqstp,
 	sg = kmalloc_array(max, sizeof(*sg), GFP_KERNEL);
 	if (!sg)
 		return -ENOMEM;
+	rpcr_svc_count(RPCR_SVC_STAT_READ);
 	rpcr_svc_stream_buf(rqstp, &arg, total);
 	for (i = 0; i < h->nreads && !rc; i++) {
 		const struct rpcr_seg *seg = &h->reads[i].seg;
@@ -316,8 +331,8 @@ static void rpcr_svc_send_error(struct rpcr_svc_xprt *sx, struct rpcr_hdr *h,
 
 	if (!sb)
 		return;
-	rpcr_hdr_error(h, h->xid, RPCR_SVC_CREDITS, err);
-	len = rpcr_hdr_encode(h, sb->buf, RPCR_SVC_INLINE);
+	rpcr_hdr_error(h, h->xid, sx->credits, err);
+	len = rpcr_hdr_encode(h, sb->buf, sx->inline_size);
 	trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EPROTO);
 	if (len < 0 || rpcr_ep_send(sx->ep, sb, len, 0, NULL, NULL))
 		rpcr_ep_sbuf_put(sb);
@@ -417,6 +432,7 @@ static int rpcr_svc_push(struct rpcr_svc_xprt *sx, const struct xdr_buf *res,
 	*got = *chunk;
 	for (i = 0; i < got->nsegs; i++)
 		got->segs[i].length = 0;
+	rpcr_svc_count(RPCR_SVC_STAT_WRITE);
 	sg = kmalloc_array(max, sizeof(*sg), GFP_KERNEL);
 	if (!sg)
 		return -ENOMEM;
@@ -465,9 +481,64 @@ struct rpcr_sbuf *rpcr_svc_sbuf(struct rpcr_svc_xprt *sx)
 		sb = rpcr_ep_sbuf_get(sx->ep);
 		if (sb || test_bit(XPT_CLOSE, &sx->xpt.xpt_flags))
 			return sb;
+		if (!i)
+			rpcr_svc_count(RPCR_SVC_STAT_SQ_STARVE);
 		usleep_range(500, 1000);
 	}
 	return NULL;
+}
+
+/* Where the reply goes (§3.4.6, §3.5.4): the READ payload by RDMA Write
+ * into the first Write chunk, the rest inline when it fits the client's
+ * receive buffers, else by RDMA Write into the Reply chunk. Leaves in @h
+ * the reply's header and in @off and @len the ranges of @res to send
+ * inline. -EMSGSIZE: the client's chunks cannot hold the reply.
+ */
+static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
+			  const struct xdr_buf *res, u32 send_max,
+			  u32 *off, u32 *len)
+{
+	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
+	u32 i, j;
+	int rc;
+
+	/* each Write chunk offered comes back, unused ones with no bytes */
+	h->nwrites = call->nwrites;
+	for (i = 0; i < call->nwrites; i++) {
+		h->writes[i] = call->writes[i];
+		for (j = 0; j < h->writes[i].nsegs; j++)
+			h->writes[i].segs[j].length = 0;
+	}
+	off[0] = 0;
+	len[0] = res->len;
+	off[1] = 0;
+	len[1] = 0;
+	if (call->nwrites && ctxt->has_pay &&
+	    ctxt->pay_off + ctxt->pay_len <= res->len) {
+		u32 end = ctxt->pay_off + ctxt->pay_len;
+
+		rc = rpcr_svc_push(sx, res, &ctxt->pay_off, &ctxt->pay_len, 1,
+				   &call->writes[0], &h->writes[0]);
+		if (rc)
+			return rc;
+		/* out of the reply with its roundup */
+		end = min(end + xdr_pad_size(ctxt->pay_len), res->len);
+		len[0] = ctxt->pay_off;
+		off[1] = end;
+		len[1] = res->len - end;
+	}
+	if (rpcr_hdr_len(h) + len[0] + len[1] <= send_max)
+		return 0;
+	if (!call->has_reply)
+		return -EMSGSIZE;
+	rc = rpcr_svc_push(sx, res, off, len, 2, &call->reply, &h->reply);
+	if (rc)
+		return rc;
+	h->has_reply = true;
+	h->proc = RPCR_NOMSG;
+	len[0] = 0;
+	len[1] = 0;
+	return 0;
 }
 
 static int rpcr_svc_sendto(struct svc_rqst *rqstp)
@@ -477,8 +548,8 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	struct rpcr_svc_ctxt *ctxt = rqstp->rq_xprt_ctxt;
 	struct xdr_buf *res = &rqstp->rq_res;
 	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
-	u32 send_max = min_t(u32, RPCR_SVC_INLINE, sx->ep->peer_recv);
-	u32 off[2] = { 0, 0 }, len[2] = { res->len, 0 };
+	u32 send_max = min(sx->inline_size, sx->ep->peer_recv);
+	u32 off[2], len[2];
 	u32 rlen, i, pos;
 	struct rpcr_sbuf *sb;
 	int hlen, rc;
@@ -488,48 +559,19 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	memset(h, 0, sizeof(*h));
 	h->xid = call->xid;
 	h->vers = RPCR_VERSION_1;
-	h->credit = RPCR_SVC_CREDITS;
+	h->credit = sx->credits;
 	h->proc = RPCR_MSG;
-
-	/* §3.4.6: each Write chunk offered comes back, unused ones with
-	 * no bytes; the READ payload goes into the first, out of the reply
-	 * with its roundup
-	 */
-	h->nwrites = call->nwrites;
-	for (i = 0; i < call->nwrites; i++) {
-		h->writes[i] = call->writes[i];
-		for (pos = 0; pos < h->writes[i].nsegs; pos++)
-			h->writes[i].segs[pos].length = 0;
-	}
-	if (call->nwrites && ctxt->has_pay &&
-	    ctxt->pay_off + ctxt->pay_len <= res->len) {
-		u32 end = ctxt->pay_off + ctxt->pay_len;
-
-		rc = rpcr_svc_push(sx, res, &ctxt->pay_off, &ctxt->pay_len, 1,
-				   &call->writes[0], &h->writes[0]);
-		if (rc)
-			goto fail;
-		end = min(end + xdr_pad_size(ctxt->pay_len), res->len);
-		len[0] = ctxt->pay_off;
-		off[1] = end;
-		len[1] = res->len - end;
+	rc = rpcr_svc_place(sx, ctxt, res, send_max, off, len);
+	if (rc == -EMSGSIZE) {
+		/* §4.5: ERR_CHUNK, and the connection stays */
+		trace_rpcr_reply_drop(call->xid, res->len, RPCR_DROP_CHUNK, rc);
+		rpcr_hdr_error(h, call->xid, sx->credits, RPCR_ERR_CHUNK);
+		len[0] = 0;
+		len[1] = 0;
+	} else if (rc) {
+		goto fail;
 	}
 	rlen = len[0] + len[1];
-	if (rpcr_hdr_len(h) + rlen > send_max) {
-		/* §3.5.4: too long for the client's receive buffers */
-		if (!call->has_reply) {
-			rpcr_hdr_error(h, call->xid, RPCR_SVC_CREDITS,
-				       RPCR_ERR_CHUNK);
-		} else {
-			rc = rpcr_svc_push(sx, res, off, len, 2, &call->reply,
-					   &h->reply);
-			if (rc)
-				goto fail;
-			h->has_reply = true;
-			h->proc = RPCR_NOMSG;
-		}
-		rlen = 0;
-	}
 
 	sb = rpcr_svc_sbuf(sx);
 	if (!sb) {

@@ -7,16 +7,15 @@
 
 #include "rpcr_ep.h"
 
-/* credits granted: calls a client may have in flight (§3.3.1) */
-#define RPCR_SVC_CREDITS	64
-/* Send and receive buffers: the v1 default inline size (§3.3.2) */
-#define RPCR_SVC_INLINE		4096
-
 /**
  * struct rpcr_svc_xprt - a listener or a connection
  * @xpt: what the svc layer knows; first
  * @listener: a listener's rdma_cm listener
  * @ep: a connection's endpoint, freed with the transport (->xpo_free)
+ * @credits: a connection's credits, the calls its client may have in
+ *	flight (RFC 8166 §3.3.1); fixed when it is accepted
+ * @inline_size: the size of its send and receive buffers, the largest
+ *	call taken and reply sent inline (§3.3.2)
  * @lock: protects @calls and @ncalls
  * @calls: messages received, not yet taken by a thread
  * @ncalls: how many
@@ -25,6 +24,8 @@ struct rpcr_svc_xprt {
 	struct svc_xprt		xpt;
 	struct rpcr_listener	*listener;
 	struct rpcr_ep		*ep;
+	u32			credits;
+	u32			inline_size;
 	spinlock_t		lock;	/* @calls, @ncalls */
 	struct list_head	calls;
 	u32			ncalls;

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rpcr_sysctl: /proc/sys/sunrpc/rdma_* of the client side */
+/* rpcr_sysctl: /proc/sys/sunrpc/rdma_* of the client side and
+ * /proc/sys/sunrpc/svc_rdma/ of the server side
+ */
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/sysctl.h>
 
 #include "rpcr_sysctl.h"
+
+/* a proc_handler's table is const from 6.11 on */
+#ifdef RPCR_HAVE_CONST_CTL_TABLE
+#define RPCR_CTL_TABLE_CONST const
+#else
+#define RPCR_CTL_TABLE_CONST
+#endif
 
 /* calls in flight per connection, and credits asked for */
 unsigned int rpcr_slot_table_entries = 32;
@@ -52,7 +61,79 @@ static struct ctl_table rpcr_sysctl_table[] = {
 #endif
 };
 
+/* server: credits granted to each client (RFC 8166 §3.3.1) */
+unsigned int rpcr_svc_max_requests = 64;
+/* server: the largest call it takes, and reply it sends, inline */
+unsigned int rpcr_svc_max_req_size = 4096;
+/* server: RDMA Reads it has in flight on a connection at most */
+unsigned int rpcr_svc_ord = 16;
+
+static unsigned int rpcr_svc_requests_min = 4;
+static unsigned int rpcr_svc_requests_max = 16384;
+static unsigned int rpcr_svc_inline_min = 4096;
+static unsigned int rpcr_svc_inline_max = 65536;
+static unsigned int rpcr_svc_ord_min = 1;
+static unsigned int rpcr_svc_ord_max = 255;
+
+atomic64_t rpcr_svc_stats[RPCR_SVC_STAT_MAX];
+/* counters Linux names but no longer counts: always 0 */
+static unsigned int rpcr_svc_stat_none;
+
+/* a counter reads as its value; writing anything to it resets it */
+static int rpcr_svc_stat_handler(RPCR_CTL_TABLE_CONST struct ctl_table *table,
+				 int write, void *buffer, size_t *lenp,
+				 loff_t *ppos)
+{
+	atomic64_t *stat = table->data;
+	unsigned long val;
+	struct ctl_table shown = {
+		.data	= &val,
+		.maxlen	= sizeof(val),
+	};
+
+	if (write) {
+		atomic64_set(stat, 0);
+		*ppos += *lenp;
+		return 0;
+	}
+	val = atomic64_read(stat);
+	return proc_doulongvec_minmax(&shown, 0, buffer, lenp, ppos);
+}
+
+#define RPCR_STAT(name, stat) {					\
+	.procname	= name,					\
+	.data		= &rpcr_svc_stats[stat],		\
+	.maxlen		= sizeof(atomic64_t),			\
+	.mode		= 0644,					\
+	.proc_handler	= rpcr_svc_stat_handler,		\
+}
+
+#define RPCR_STAT_NONE(name)					\
+	RPCR_KNOB(name, rpcr_svc_stat_none, SYSCTL_ZERO, SYSCTL_ZERO)
+
+static struct ctl_table rpcr_svc_sysctl_table[] = {
+	RPCR_KNOB("max_requests", rpcr_svc_max_requests,
+		  &rpcr_svc_requests_min, &rpcr_svc_requests_max),
+	RPCR_KNOB("max_req_size", rpcr_svc_max_req_size,
+		  &rpcr_svc_inline_min, &rpcr_svc_inline_max),
+	RPCR_KNOB("max_outbound_read_requests", rpcr_svc_ord,
+		  &rpcr_svc_ord_min, &rpcr_svc_ord_max),
+	RPCR_STAT("rdma_stat_read", RPCR_SVC_STAT_READ),
+	RPCR_STAT("rdma_stat_recv", RPCR_SVC_STAT_RECV),
+	RPCR_STAT("rdma_stat_write", RPCR_SVC_STAT_WRITE),
+	RPCR_STAT("rdma_stat_sq_starve", RPCR_SVC_STAT_SQ_STARVE),
+	RPCR_STAT_NONE("rdma_stat_rq_starve"),
+	RPCR_STAT_NONE("rdma_stat_rq_poll"),
+	RPCR_STAT_NONE("rdma_stat_rq_prod"),
+	RPCR_STAT_NONE("rdma_stat_sq_poll"),
+	RPCR_STAT_NONE("rdma_stat_sq_prod"),
+#ifndef RPCR_HAVE_REGISTER_SYSCTL_SZ
+	{ }
+#endif
+};
+
 static struct ctl_table_header *rpcr_sysctl_hdr;
+static struct ctl_table_header *rpcr_svc_sysctl_hdr;
 
 /**
  * rpcr_sysctl_init() - offer the knobs
@@ -62,7 +143,15 @@ static struct ctl_table_header *rpcr_sysctl_hdr;
 int rpcr_sysctl_init(void)
 {
 	rpcr_sysctl_hdr = register_sysctl("sunrpc", rpcr_sysctl_table);
-	return rpcr_sysctl_hdr ? 0 : -ENOMEM;
+	if (!rpcr_sysctl_hdr)
+		return -ENOMEM;
+	rpcr_svc_sysctl_hdr = register_sysctl("sunrpc/svc_rdma",
+					      rpcr_svc_sysctl_table);
+	if (!rpcr_svc_sysctl_hdr) {
+		unregister_sysctl_table(rpcr_sysctl_hdr);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -70,5 +159,6 @@ int rpcr_sysctl_init(void)
  */
 void rpcr_sysctl_exit(void)
 {
+	unregister_sysctl_table(rpcr_svc_sysctl_hdr);
 	unregister_sysctl_table(rpcr_sysctl_hdr);
 }

@@ -1,15 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* rpcr_sysctl: the transport's knobs, under the names, in the place and
- * with the ranges Linux's rpcrdma has them (/proc/sys/sunrpc/rdma_*),
- * so what users set for one works for the other. Read when a connection
- * is set up: a change applies to the next one.
+ * with the ranges Linux's rpcrdma has them (/proc/sys/sunrpc/rdma_* for
+ * the client, /proc/sys/sunrpc/svc_rdma/ for the server), so what users
+ * set for one works for the other. Read when a connection is set up: a
+ * change applies to the next one.
  */
 #ifndef _RPCR_SYSCTL_H
 #define _RPCR_SYSCTL_H
 
+#include <linux/atomic.h>
+
 extern unsigned int rpcr_slot_table_entries;
 extern unsigned int rpcr_max_inline_read;
 extern unsigned int rpcr_max_inline_write;
+
+extern unsigned int rpcr_svc_max_requests;
+extern unsigned int rpcr_svc_max_req_size;
+extern unsigned int rpcr_svc_ord;
+
+/**
+ * enum rpcr_svc_stat - the server's counters, svc_rdma/rdma_stat_*
+ * @RPCR_SVC_STAT_READ: calls whose Read chunks were pulled
+ * @RPCR_SVC_STAT_RECV: messages received
+ * @RPCR_SVC_STAT_WRITE: Write and Reply chunks pushed
+ * @RPCR_SVC_STAT_SQ_STARVE: replies that waited for a send buffer
+ * @RPCR_SVC_STAT_MAX: how many
+ */
+enum rpcr_svc_stat {
+	RPCR_SVC_STAT_READ,
+	RPCR_SVC_STAT_RECV,
+	RPCR_SVC_STAT_WRITE,
+	RPCR_SVC_STAT_SQ_STARVE,
+	RPCR_SVC_STAT_MAX
+};
+
+extern atomic64_t rpcr_svc_stats[RPCR_SVC_STAT_MAX];
+
+static inline void rpcr_svc_count(enum rpcr_svc_stat stat)
+{
+	atomic64_inc(&rpcr_svc_stats[stat]);
+}
 
 int rpcr_sysctl_init(void);
 void rpcr_sysctl_exit(void);

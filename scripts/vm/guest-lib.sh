@@ -109,6 +109,13 @@ wait_port() {
 	done
 }
 
+# console_expect REGEX: kernel reports whose first line matches REGEX (an
+# awk regex) are provoked on purpose: the harness does not count them, nor
+# the stack dump after them, against the console
+console_expect() {
+	echo "$1" >>"$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.console-expect"
+}
+
 # dmesg_clean: no kernel warning, oops, corruption or hung task in dmesg
 dmesg_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption|lockdep|blocked for more than'

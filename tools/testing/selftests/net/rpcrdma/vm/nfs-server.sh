@@ -14,7 +14,9 @@
 #   v3-1k  NFSv3 with the client's inline thresholds at 1024: calls and
 #          replies between 1 and 4 KiB come in Read chunks and go out in
 #          Write and Reply chunks
-# b also checks that both address families listen on the one port, that
+# b grants 48 credits (svc_rdma/max_requests; a sees them in the capture)
+# and checks that its svc_rdma counters rose, that both address families
+# listen on the one port, that
 # rmmod is refused while nfsd's listeners hold the module and that it
 # goes once nfsd has stopped.
 set -uo pipefail
@@ -26,6 +28,7 @@ source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 NFS_CLIENT_XPRT=linux
 NFS_SERVER_XPRT=ours
 INLINE=/proc/sys/sunrpc
+CREDITS=48
 
 # calls_taken: our server's tracepoint counted the calls it received
 calls_taken() {
@@ -35,10 +38,27 @@ calls_taken() {
 	((n > 100))
 }
 
+# stat_rose NAME: svc_rdma/rdma_stat_NAME counted something
+stat_rose() {
+	local n
+	n=$(cat "$INLINE/svc_rdma/rdma_stat_$1")
+	echo "rdma_stat_$1: $n"
+	((n > 0))
+}
+
+# server_credits PCAP: every message from the server granted $CREDITS
+server_credits() {
+	local line
+	line=$(python3 "$NFS_PCAP_PY" "$1" | grep "^credits $SMCR_PEER_IP->")
+	echo "$line"
+	[[ $line =~ :\ $CREDITS\ x[0-9]+$ ]]
+}
+
 guest_b() {
-	local ok=1
+	local ok=1 n
 
 	nfs_xprt_load ours || ok=0
+	echo $CREDITS >$INLINE/svc_rdma/max_requests || ok=0
 	echo 1 >/sys/kernel/tracing/events/rpcr/rpcr_call_recv/enable
 	echo 20000 >/sys/kernel/tracing/buffer_size_kb
 	((ok)) && nfs_server_start
@@ -50,6 +70,9 @@ guest_b() {
 	barrier nfs-done 400
 	nfs_server_report
 	tap_check "the calls came through our server" calls_taken
+	for n in recv read write; do
+		tap_check "svc_rdma/rdma_stat_$n counted" stat_rose "$n"
+	done
 	tap_check "rpc.nfsd 0 stops the listeners" rpc.nfsd 0
 	tap_check "rmmod rpcr then succeeds" timeout 60 rmmod rpcr
 	tap_check "no kernel warning (b)" dmesg_clean
@@ -64,6 +87,8 @@ guest_a() {
 	barrier nfs-up 120 || return 1
 	t0=$SECONDS
 	NFS_CAPTURE=/tmp/v3.pcap nfs_workload v3 3
+	tap_check "our server granted svc_rdma/max_requests credits" \
+		server_credits /tmp/v3.pcap
 	nfs_workload v41 4.1
 	nfs_workload v42 4.2
 	echo "# v3, v4.1, v4.2 done at $((SECONDS - t0))s"

@@ -5,8 +5,10 @@
 # timeout: 180
 #
 # Group "rpcr-module": rpcr.ko as a module, one guest, no peer.
-#   - its knobs: /proc/sys/sunrpc/rdma_* with Linux's names, defaults and
-#     ranges (a value out of range is refused with EINVAL);
+#   - its knobs: /proc/sys/sunrpc/rdma_* and /proc/sys/sunrpc/svc_rdma/*
+#     with Linux's names, defaults and ranges (a value out of range is
+#     refused with EINVAL); the server's counters read 0 and reset when
+#     written;
 #   - it refuses to load beside Linux's rpcrdma, saying why, and loads
 #     once that is gone;
 #   - installed as `make install` does (an overlay over this kernel's
@@ -38,6 +40,40 @@ unload() {
 	return 0
 }
 
+# refused2 NAME V1 V2: both values are refused
+refused2() { refused "$1" "$2" && refused "$1" "$3"; }
+
+# counter NAME: a counter of the server reads 0, and writing resets it
+counter() { knob "$1" 0 && echo 0 >"$SYS/$1" && knob "$1" 0; }
+
+# fixed NAME: a counter Linux keeps only by name: 0, and it stays 0
+fixed() { knob "$1" 0 && refused "$1" 1; }
+
+# the server's, in svc_rdma/ as Linux has them
+svc_knobs() {
+	local n
+	tap_check "svc_rdma/max_requests defaults to 64" \
+		knob svc_rdma/max_requests 64
+	tap_check "svc_rdma/max_req_size defaults to 4096" \
+		knob svc_rdma/max_req_size 4096
+	tap_check "svc_rdma/max_outbound_read_requests defaults to 16" \
+		knob svc_rdma/max_outbound_read_requests 16
+	tap_check "svc_rdma/max_requests refuses 3 and 16385" \
+		refused2 svc_rdma/max_requests 3 16385
+	tap_check "svc_rdma/max_req_size refuses 4095 and 65537" \
+		refused2 svc_rdma/max_req_size 4095 65537
+	tap_check "svc_rdma/max_outbound_read_requests refuses 0 and 256" \
+		refused2 svc_rdma/max_outbound_read_requests 0 256
+	for n in read recv write sq_starve; do
+		tap_check "svc_rdma/rdma_stat_$n reads 0 and is reset by a write" \
+			counter "svc_rdma/rdma_stat_$n"
+	done
+	for n in rq_starve rq_poll rq_prod sq_poll sq_prod; do
+		tap_check "svc_rdma/rdma_stat_$n is 0 and stays 0" \
+			fixed "svc_rdma/rdma_stat_$n"
+	done
+}
+
 knobs() {
 	tap_check "insmod rpcr.ko" insmod "$KO"
 	tap_check "rdma_slot_table_entries defaults to 32" \
@@ -57,8 +93,9 @@ knobs() {
 		refused rdma_slot_table_entries 3
 	tap_check "rdma_memreg_strategy refuses 6 (only FRWR)" \
 		refused rdma_memreg_strategy 6
+	svc_knobs
 	tap_check "rmmod rpcr removes the knobs" \
-		bash -c "rmmod rpcr && [[ ! -e $SYS/rdma_max_inline_read ]]"
+		bash -c "rmmod rpcr && [[ ! -e $SYS/rdma_max_inline_read && ! -e $SYS/svc_rdma ]]"
 }
 
 beside_linux() {
@@ -72,6 +109,10 @@ beside_linux() {
 	[[ -n $out ]] && printf '# %s\n' "$out"
 	tap_check "rmmod rpcrdma, then insmod rpcr.ko" \
 		bash -c "rmmod rpcrdma && insmod '$KO'"
+	# Linux's rpcrdma registers its svc_rdma sysctls before it finds
+	# the transport taken, and the kernel dumps the stack at the
+	# duplicate names: a report of Linux's own, expected here
+	console_expect 'sysctl duplicate entry: /sunrpc/svc_rdma/'
 	tap_check "... which holds the transport: Linux's rpcrdma cannot load" \
 		bash -c '! modprobe rpcrdma 2>/dev/null; ! grep -q "^rpcrdma " /proc/modules'
 	unload
