@@ -39,6 +39,7 @@ fuzz:
 
 selftests:
 	$(MAKE) -C tools/testing/selftests/net/smc
+	$(MAKE) -C tools/testing/selftests/net/rpcrdma
 	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) modules
 
 tools:
