@@ -367,9 +367,14 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	if (!ctxt)
 		goto drop;
 	h = &ctxt->call;
-	hlen = rpcr_hdr_decode(call->msg, call->len, h);
-	if (hlen == -EMSGSIZE)
+	/* §4.5: shorter than the smallest call's header, its XID cannot be
+	 * trusted: no answer at all
+	 */
+	if (call->len < RPCR_HDR_MIN_LEN) {
+		trace_rpcr_reply_drop(0, call->len, RPCR_DROP_HDR, -EMSGSIZE);
 		goto drop;
+	}
+	hlen = rpcr_hdr_decode(call->msg, call->len, h);
 	if (hlen == -EPROTONOSUPPORT) {
 		rpcr_svc_send_error(sx, h, RPCR_ERR_VERS);
 		goto drop;
