@@ -556,8 +556,14 @@ void rpcr_ep_destroy(struct rpcr_ep *ep)
  */
 void rpcr_ep_wait_wr(struct rpcr_ep *ep, struct completion *done)
 {
-	if (wait_for_completion_timeout(done, RPCR_EP_WR_TIMEOUT))
-		return;
+	int i;
+
+	/* a second at a time: a bounded wait, which the hung task
+	 * detector must not take for a hung one
+	 */
+	for (i = 0; i < RPCR_EP_WR_TIMEOUT / HZ; i++)
+		if (wait_for_completion_timeout(done, HZ))
+			return;
 	trace_rpcr_post_error(ep->id, -ETIMEDOUT);
 	rpcr_ep_disconnect(ep);
 	wait_for_completion(done);
