@@ -555,7 +555,7 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
 	u32 send_max = min(sx->inline_size, sx->ep->peer_recv);
 	u32 off[2], len[2];
-	u32 rlen, i, pos;
+	u32 rlen, i, pos, inv;
 	struct rpcr_sbuf *sb;
 	int hlen, rc;
 
@@ -601,7 +601,11 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	}
 	trace_rpcr_reply_send(h->xid, h->proc, h->credit, pos,
 			      (h->nwrites ? 2 : 0) | (h->has_reply ? 4 : 0));
-	rc = rpcr_ep_send(sx->ep, sb, pos, 0, NULL, NULL);
+	/* the client that welcomes it gets its memory back with the reply
+	 * and posts no LOCAL_INV of its own (RFC 8797)
+	 */
+	inv = sx->ep->peer_inv ? rpcr_hdr_inv_handle(call) : 0;
+	rc = rpcr_ep_send(sx->ep, sb, pos, inv, NULL, NULL);
 	if (rc)
 		goto fail;
 	return res->len;

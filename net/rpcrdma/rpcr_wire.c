@@ -396,6 +396,44 @@ void rpcr_hdr_error(struct rpcr_hdr *h, u32 xid, u32 credit, u32 err)
 	}
 }
 
+/* @handle joins the one of @seen, which turns 0 at a second one */
+static void rpcr_one_handle(u32 handle, u32 *seen, bool *first)
+{
+	if (*first) {
+		*seen = handle;
+		*first = false;
+	} else if (*seen != handle) {
+		*seen = 0;
+	}
+}
+
+/**
+ * rpcr_hdr_inv_handle() - the handle a reply to @h may invalidate
+ * @h: a decoded Call
+ *
+ * RFC 8797 (the Remote Invalidation flag of the private data): to a peer
+ * that sets it, a Responder may send its reply With Invalidate of one
+ * handle the Call named; all the Call's memory goes back that way only
+ * when every segment of its chunks carries the same handle.
+ *
+ * Return: that handle, or 0 when the Call has no chunk or several handles.
+ */
+u32 rpcr_hdr_inv_handle(const struct rpcr_hdr *h)
+{
+	bool first = true;
+	u32 seen = 0, i, j;
+
+	for (i = 0; i < h->nreads; i++)
+		rpcr_one_handle(h->reads[i].seg.handle, &seen, &first);
+	for (i = 0; i < h->nwrites; i++)
+		for (j = 0; j < h->writes[i].nsegs; j++)
+			rpcr_one_handle(h->writes[i].segs[j].handle, &seen,
+					&first);
+	for (j = 0; h->has_reply && j < h->reply.nsegs; j++)
+		rpcr_one_handle(h->reply.segs[j].handle, &seen, &first);
+	return seen;
+}
+
 /* RFC 8797 §3.1: a size travels as one byte, in KiB less one */
 static u32 rpcr_cm_size(u8 code)
 {

@@ -137,6 +137,7 @@ int rpcr_hdr_check(const struct rpcr_hdr *h, bool call);
 size_t rpcr_hdr_len(const struct rpcr_hdr *h);
 int rpcr_hdr_encode(const struct rpcr_hdr *h, u8 *buf, size_t size);
 void rpcr_hdr_error(struct rpcr_hdr *h, u32 xid, u32 credit, u32 err);
+u32 rpcr_hdr_inv_handle(const struct rpcr_hdr *h);
 
 /* RFC 8797 §3: the private data of the RDMA-CM connect and accept */
 #define RPCR_CM_PRIV_LEN	8

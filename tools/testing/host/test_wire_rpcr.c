@@ -231,6 +231,39 @@ static void test_errors(void)
 	CHECK_EQ(rpcr_hdr_encode(&h, out, sizeof(out)), -EINVAL);
 }
 
+static void test_inv_handle(void)
+{
+	memset(&h, 0, sizeof(h));
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0);
+	/* one handle in every list: that one */
+	h.nreads = 2;
+	h.reads[0].seg.handle = 0x77;
+	h.reads[1].seg.handle = 0x77;
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0x77);
+	h.nwrites = 1;
+	h.writes[0].nsegs = 2;
+	h.writes[0].segs[0].handle = 0x77;
+	h.writes[0].segs[1].handle = 0x77;
+	h.has_reply = true;
+	h.reply.nsegs = 1;
+	h.reply.segs[0].handle = 0x77;
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0x77);
+	/* a second handle anywhere: none */
+	h.reply.segs[0].handle = 0x78;
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0);
+	h.reply.segs[0].handle = 0x77;
+	h.writes[0].segs[1].handle = 0x78;
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0);
+	/* a Reply chunk not offered does not count */
+	h.writes[0].segs[1].handle = 0x77;
+	h.has_reply = false;
+	h.reply.segs[0].handle = 0x78;
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0x77);
+	/* the golden Write-chunk Call: three handles */
+	roundtrip(g_msg_write, sizeof(g_msg_write));
+	CHECK_EQ(rpcr_hdr_inv_handle(&h), 0);
+}
+
 static void test_not_to_be_used(void)
 {
 	CHECK_EQ(rpcr_hdr_decode(g_msgp, sizeof(g_msgp), &h), sizeof(g_msgp));
@@ -465,6 +498,7 @@ static const struct wire_test tests[] = {
 	{ "msg_write", test_msg_write },
 	{ "nomsg", test_nomsg },
 	{ "errors", test_errors },
+	{ "inv_handle", test_inv_handle },
 	{ "not_to_be_used", test_not_to_be_used },
 	{ "fixed", test_fixed },
 	{ "truncation", test_truncation },
