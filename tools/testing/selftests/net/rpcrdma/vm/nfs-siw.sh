@@ -10,16 +10,21 @@
 # rxe's: 6 SGEs a WR, 1 SGE an RDMA Read, and RDMA Read sinks registered
 # with REMOTE_WRITE. Both guests load rpcr.ko's counterpart once and swap
 # machines, not modules, half way:
-#   ours-v3, ours-v41, ours-v3-1k
+#   ours-v3, ours-v41, ours-v42, ours-v3-ip6, ours-v3-1k
 #                       OUR client (rpcr.ko on a) against Linux's knfsd and
 #                       svcrdma (rpcrdma on b): NFSv3 (its mount captured:
 #                       MPA Request/Reply with the RFC 8797 private data,
 #                       DDP/RDMAP opcodes, RPC-over-RDMA headers), NFSv4.1
-#                       (our backchannel), NFSv3 with inline thresholds at
-#                       1024 (Read, Write and Reply chunks all counted)
-#   linux-v3, linux-v41 Linux's client (rpcrdma on b) against OUR server
+#                       and NFSv4.2 (our backchannel), NFSv3 over IPv6
+#                       (proto=rdma6 to the peer's fd77:: address: siw
+#                       binds and connects AF_INET6 sockets), NFSv3 with
+#                       inline thresholds at 1024 (Read, Write and Reply
+#                       chunks all counted)
+#   linux-v3, linux-v41, linux-v42, linux-v3-ip6
+#                       Linux's client (rpcrdma on b) against OUR server
 #                       (knfsd on a over rpcr.ko): NFSv3, captured too,
-#                       and NFSv4.1
+#                       NFSv4.1, NFSv4.2 and NFSv3 over IPv6
+# Ours on both sides over siw is group nfs-siw2's.
 # RDMA is proven by mountstats (xprt: rdma), the bytes of the TCP
 # connection on port 20049 (siw has no hw_counters; NFS over TCP is 2049)
 # and rpcr's tracepoints counting the calls. Each phase has a time budget,
@@ -41,7 +46,7 @@ NFS_OP_TIMEOUT=45
 OURS=ours
 [[ ${NFS_SIW_LINUX:-0} == 1 ]] && OURS=linux
 TR=/sys/kernel/tracing
-# seconds a phase may take, mounts, I/O and unmounts (about 40 and 25 s
+# seconds a phase may take, mounts, I/O and unmounts (about 50 and 40 s
 # when it works)
 PHASE1_S=110
 PHASE2_S=80
@@ -107,16 +112,18 @@ run_cell() {
 	fi
 }
 
-# phase_client LABEL [v41|v3-1k]: the client of a phase mounts the peer:
-# v3, then as far as v4.1 or the v3 with inline thresholds at 1024
+# phase_client LABEL [v3-1k]: the client of a phase mounts the peer:
+# v3, v4.1, v4.2, v3 over IPv6, then, asked for, the v3 with inline
+# thresholds at 1024
 phase_client() {
 	local label=$1
 	shift
 	NFS_CAPTURE=/tmp/$label-v3.pcap nfs_workload "$label-v3" 3
 	cp -f "/tmp/$label-v3.pcap" "$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.$label-v3.pcap" 2>/dev/null
-	(($#)) || return 0
 	nfs_workload "$label-v41" 4.1
-	[[ $1 == v3-1k ]] || return 0
+	nfs_workload "$label-v42" 4.2
+	NFS_PROTO=rdma6 NFS_SERVER=$SMCR_PEER_IP6 nfs_workload "$label-v3-ip6" 3
+	[[ ${1:-} == v3-1k ]] || return 0
 	tap_check "$label: client inline thresholds 1024" inline_set 1024
 	nfs_workload "$label-v3-1k" 3 "" 1
 	inline_set 4096
@@ -148,7 +155,7 @@ guest_a() {
 		tap_check "phase 1: rpcr traced replies received" traced_at_least rpcr_reply_recv 100
 		trace_save rpcr-client
 	fi
-	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | tail -n 20 | sed 's/^/# dmesg: /'
+	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | grep -v smcrvm | tail -n 20 | sed 's/^/# dmesg: /'
 
 	nfs_server_start
 	barrier nfs-up2 60
@@ -159,7 +166,7 @@ guest_a() {
 		tap_check "phase 2: rpcr traced replies sent" traced_at_least rpcr_reply_send 100
 		trace_save rpcr-server
 	fi
-	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | tail -n 20 | sed 's/^/# dmesg: /'
+	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | grep -v smcrvm | tail -n 20 | sed 's/^/# dmesg: /'
 }
 
 # b: Linux's server of phase 1, then Linux's client of phase 2
@@ -173,7 +180,7 @@ guest_b() {
 	nfs_server_report
 	barrier nfs-up2 60 || return 1
 	run_cell "$PHASE2_S" "phase 2 (Linux's client, $(NFS_CLIENT_XPRT=$OURS nfs_xprt_name) server)" \
-		phase_client linux v41
+		phase_client linux
 	barrier phase2-done $((PHASE2_S + 30))
 	trace_save rpcrdma
 }
