@@ -588,3 +588,65 @@ nfs_capture_report() {
 	python3 "$py" "$1" | sed 's/^/# /'
 	return "${PIPESTATUS[0]}"
 }
+
+# traced_at_least EVENT N: rpcr's trace (the tracing ring's, all of it
+# kept: buffer_size_kb raised) counted EVENT N times at least
+traced_at_least() {
+	local n
+	n=$(grep -c " $1:" /sys/kernel/tracing/trace)
+	echo "$1: $n"
+	((n >= $2))
+}
+
+# run_cell BUDGET NAME FUNC...: FUNC's TAP lines; FUNC still running
+# after BUDGET seconds is stopped (its step in progress ends by its own
+# timeout) and the mount is forced off
+run_cell() {
+	local budget=$1 name=$2 pid t0=$SECONDS
+	shift 2
+	"$@" </dev/null >/tmp/cell.out 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < budget)); do
+		sleep 0.5
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		cat /tmp/cell.out
+		tap_fail "$name: done within ${budget}s" \
+			"stopped; the mount: $(nfs_xprt_line | tr -s ' \t' ' ')" \
+			"$(dmesg | tail -n 20)"
+		# nfs_umount could take its two timeouts: lazily, at once
+		timeout -k 2 10 umount -f "$NFS_MNT" >/dev/null 2>&1 ||
+			umount -l "$NFS_MNT" >/dev/null 2>&1
+	else
+		wait "$pid"
+		cat /tmp/cell.out
+		echo "# $name: ${SECONDS}s since start, $((SECONDS - t0))s this phase"
+	fi
+}
+
+# nfs_trace_on SYSTEM: all events of SYSTEM into an empty, large ring
+nfs_trace_on() {
+	echo 0 >"/sys/kernel/tracing/tracing_on"
+	echo 20000 >"/sys/kernel/tracing/buffer_size_kb"
+	echo >"/sys/kernel/tracing/trace"
+	echo 1 >"/sys/kernel/tracing/events/$1/enable" && echo 1 >"/sys/kernel/tracing/tracing_on"
+}
+
+# nfs_trace_save NAME: the ring into the out dir as NAME.trace, then emptied; its
+# event counts and error events as diagnostics
+nfs_trace_save() {
+	local f="$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.$1.trace"
+	cat "/sys/kernel/tracing/trace" >"$f"
+	echo >"/sys/kernel/tracing/trace"
+	echo "# $1 trace: $(grep -vc "^#" "$f") events in ${f##*/}:" \
+		"$(grep -oE ' (rpcr|xprtrdma|svcrdma)_[a-z_0-9]+:' "$f" |
+			sort | uniq -c | sort -rn | head -n 25 |
+			awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
+	# errors first, then the connection's events
+	grep -v '^#' "$f" | grep -iE 'err|reject|unreach|flush' |
+		head -n 15 | sed 's/^ */# /'
+	grep -v '^#' "$f" | grep -E '_cm_(event|peer)|connect|disconnect' |
+		grep -viE 'err|reject|unreach' | head -n 10 | sed 's/^ */# /'
+}

@@ -45,72 +45,10 @@ NFS_RXE=siw0
 NFS_OP_TIMEOUT=45
 OURS=ours
 [[ ${NFS_SIW_LINUX:-0} == 1 ]] && OURS=linux
-TR=/sys/kernel/tracing
 # seconds a phase may take, mounts, I/O and unmounts (about 50 and 40 s
 # when it works)
 PHASE1_S=110
 PHASE2_S=80
-
-# trace_on SYSTEM: all events of SYSTEM into an empty, large ring
-trace_on() {
-	echo 0 >"$TR/tracing_on"
-	echo 20000 >"$TR/buffer_size_kb"
-	echo >"$TR/trace"
-	echo 1 >"$TR/events/$1/enable" && echo 1 >"$TR/tracing_on"
-}
-
-# trace_save FILE: the ring into FILE (the out dir), then emptied; its
-# event counts and error events as diagnostics
-trace_save() {
-	local f="$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.$1.trace"
-	cat "$TR/trace" >"$f"
-	echo >"$TR/trace"
-	echo "# $1 trace: $(grep -vc "^#" "$f") events in ${f##*/}:" \
-		"$(grep -oE ' (rpcr|xprtrdma|svcrdma)_[a-z_0-9]+:' "$f" |
-			sort | uniq -c | sort -rn | head -n 25 |
-			awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
-	# errors first, then the connection's events
-	grep -v '^#' "$f" | grep -iE 'err|reject|unreach|flush' |
-		head -n 15 | sed 's/^ */# /'
-	grep -v '^#' "$f" | grep -E '_cm_(event|peer)|connect|disconnect' |
-		grep -viE 'err|reject|unreach' | head -n 10 | sed 's/^ */# /'
-}
-
-# traced_at_least EVENT N: rpcr's trace counted EVENT N times at least
-traced_at_least() {
-	local n
-	n=$(grep -c " $1:" "$TR/trace")
-	echo "$1: $n"
-	((n >= $2))
-}
-
-# run_cell BUDGET NAME FUNC...: FUNC's TAP lines; FUNC still running
-# after BUDGET seconds is stopped (its step in progress ends by its own
-# timeout) and the mount is forced off
-run_cell() {
-	local budget=$1 name=$2 pid t0=$SECONDS
-	shift 2
-	"$@" </dev/null >/tmp/cell.out 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < budget)); do
-		sleep 0.5
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-		cat /tmp/cell.out
-		tap_fail "$name: done within ${budget}s" \
-			"stopped; the mount: $(nfs_xprt_line | tr -s ' \t' ' ')" \
-			"$(dmesg | tail -n 20)"
-		# nfs_umount could take its two timeouts: lazily, at once
-		timeout -k 2 10 umount -f "$NFS_MNT" >/dev/null 2>&1 ||
-			umount -l "$NFS_MNT" >/dev/null 2>&1
-	else
-		wait "$pid"
-		cat /tmp/cell.out
-		echo "# $name: ${SECONDS}s since start, $((SECONDS - t0))s this phase"
-	fi
-}
 
 # phase_client LABEL [v3-1k]: the client of a phase mounts the peer:
 # v3, v4.1, v4.2, v3 over IPv6, then, asked for, the v3 with inline
@@ -144,7 +82,7 @@ guest_a() {
 	if [[ $OURS == ours ]]; then
 		echo "# rpcr.ko: $(stat -c '%y, %s bytes' "$NFS_RPCR_KO")," \
 			"sha256 $(sha "$NFS_RPCR_KO")"
-		trace_on rpcr
+		nfs_trace_on rpcr
 	fi
 	barrier nfs-up 120 || return 1
 	run_cell "$PHASE1_S" "phase 1 ($(nfs_xprt_name) client, Linux's server)" \
@@ -153,7 +91,7 @@ guest_a() {
 	if [[ $OURS == ours ]]; then
 		tap_check "phase 1: rpcr traced calls sent" traced_at_least rpcr_call_send 100
 		tap_check "phase 1: rpcr traced replies received" traced_at_least rpcr_reply_recv 100
-		trace_save rpcr-client
+		nfs_trace_save rpcr-client
 	fi
 	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | grep -v smcrvm | tail -n 20 | sed 's/^/# dmesg: /'
 
@@ -164,7 +102,7 @@ guest_a() {
 	if [[ $OURS == ours ]]; then
 		tap_check "phase 2: rpcr traced calls received" traced_at_least rpcr_call_recv 100
 		tap_check "phase 2: rpcr traced replies sent" traced_at_least rpcr_reply_send 100
-		trace_save rpcr-server
+		nfs_trace_save rpcr-server
 	fi
 	dmesg | grep -iE 'rpcr|rpcrdma|siw|nfs' | grep -v smcrvm | tail -n 20 | sed 's/^/# dmesg: /'
 }
@@ -174,7 +112,7 @@ guest_b() {
 	NFS_CLIENT_XPRT=linux
 	NFS_SERVER_XPRT=linux
 	nfs_server_start
-	trace_on rpcrdma
+	nfs_trace_on rpcrdma
 	barrier nfs-up 120
 	barrier phase1-done $((PHASE1_S + 60))
 	nfs_server_report
@@ -182,7 +120,7 @@ guest_b() {
 	run_cell "$PHASE2_S" "phase 2 (Linux's client, $(NFS_CLIENT_XPRT=$OURS nfs_xprt_name) server)" \
 		phase_client linux
 	barrier phase2-done $((PHASE2_S + 30))
-	trace_save rpcrdma
+	nfs_trace_save rpcrdma
 }
 
 if [[ $SMCR_ROLE == a ]]; then guest_a; else guest_b; fi

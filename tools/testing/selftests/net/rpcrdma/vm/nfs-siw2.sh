@@ -31,64 +31,9 @@ NFS_RXE=siw0
 NFS_OP_TIMEOUT=45
 NFS_CLIENT_XPRT=ours
 NFS_SERVER_XPRT=ours
-TR=/sys/kernel/tracing
 # seconds the cells may take, mounts, I/O and unmounts (45 to 60 s when
 # they work)
 CELLS_S=150
-
-# trace_on: rpcr's events into an empty, large ring
-trace_on() {
-	echo 0 >"$TR/tracing_on"
-	echo 20000 >"$TR/buffer_size_kb"
-	echo >"$TR/trace"
-	echo 1 >"$TR/events/rpcr/enable" && echo 1 >"$TR/tracing_on"
-}
-
-# trace_save NAME: the ring into the out dir, its event counts and error
-# events as diagnostics
-trace_save() {
-	local f="$SMCR_OUT/$SMCR_NAME.$SMCR_ROLE.$1.trace"
-	cat "$TR/trace" >"$f"
-	echo "# $1 trace: $(grep -vc "^#" "$f") events in ${f##*/}:" \
-		"$(grep -oE ' rpcr_[a-z_0-9]+:' "$f" | sort | uniq -c | sort -rn |
-			head -n 25 | awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $2, $1 }')"
-	grep -v '^#' "$f" | grep -iE 'err|reject|unreach|flush' |
-		head -n 15 | sed 's/^ */# /'
-}
-
-# traced_at_least EVENT N: rpcr's trace counted EVENT N times at least
-traced_at_least() {
-	local n
-	n=$(grep -c " $1:" "$TR/trace")
-	echo "$1: $n"
-	((n >= $2))
-}
-
-# run_cell BUDGET NAME FUNC...: FUNC's TAP lines; FUNC still running
-# after BUDGET seconds is stopped and the mount is forced off
-run_cell() {
-	local budget=$1 name=$2 pid t0=$SECONDS
-	shift 2
-	"$@" </dev/null >/tmp/cell.out 2>&1 &
-	pid=$!
-	while kill -0 "$pid" 2>/dev/null && ((SECONDS - t0 < budget)); do
-		sleep 0.5
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-		cat /tmp/cell.out
-		tap_fail "$name: done within ${budget}s" \
-			"stopped; the mount: $(nfs_xprt_line | tr -s ' \t' ' ')" \
-			"$(dmesg | tail -n 20)"
-		timeout -k 2 10 umount -f "$NFS_MNT" >/dev/null 2>&1 ||
-			umount -l "$NFS_MNT" >/dev/null 2>&1
-	else
-		wait "$pid"
-		cat /tmp/cell.out
-		echo "# $name: $((SECONDS - t0))s"
-	fi
-}
 
 # cells: our client against our server, IPv4 then IPv6
 cells() {
@@ -102,27 +47,27 @@ cells() {
 guest_a() {
 	nfs_xprt_load ours || return 1
 	echo "# rpcr.ko: $(stat -c '%y, %s bytes' "$NFS_RPCR_KO"), sha256 $(sha "$NFS_RPCR_KO")"
-	trace_on
+	nfs_trace_on rpcr
 	barrier nfs-up 120 || return 1
 	run_cell "$CELLS_S" "our client, our server over siw" cells
 	barrier nfs-done $((CELLS_S + 30))
 	tap_check "rpcr traced calls sent" traced_at_least rpcr_call_send 100
 	tap_check "rpcr traced replies received" traced_at_least rpcr_reply_recv 100
-	trace_save rpcr-client
+	nfs_trace_save rpcr-client
 	dmesg | grep -iE 'rpcr|siw|nfs' | grep -v smcrvm | tail -n 20 | sed 's/^/# dmesg: /'
 	tap_check "rmmod rpcr" timeout 60 rmmod rpcr
 }
 
 guest_b() {
 	nfs_xprt_load ours || return 1
-	trace_on
+	nfs_trace_on rpcr
 	nfs_server_start
 	tap_check "rdma 20049 listens for IPv4 and IPv6 on siw0" nfs_rdma_listens_both
 	barrier nfs-up 120 && barrier nfs-done $((CELLS_S + 60))
 	nfs_server_report
 	tap_check "rpcr traced calls received" traced_at_least rpcr_call_recv 100
 	tap_check "rpcr traced replies sent" traced_at_least rpcr_reply_send 100
-	trace_save rpcr-server
+	nfs_trace_save rpcr-server
 	dmesg | grep -iE 'rpcr|siw|nfs' | grep -v smcrvm | tail -n 20 | sed 's/^/# dmesg: /'
 	tap_check "rpc.nfsd 0, then rmmod rpcr" \
 		bash -c 'rpc.nfsd 0 && timeout 60 rmmod rpcr'
