@@ -21,7 +21,8 @@
 #   rc-sysfs  a 24 MiB write whose connection the client drops a third of
 #             the way in (sysfs dstaddr): it reconnects and the file is whole
 #   rc-link   the same with b's eth0 down for 3 s (timeo=100,retrans=2):
-#             recovery needs the RPC timeout, RDMA has no keepalive
+#             recovery needs the RPC timeout, RDMA has no keepalive; rpcr's
+#             events of the cell go to NAME.a.rpcr-rc-link.trace
 # then rmmod rpcr once unmounted.
 # Without rpcr.ko, a reports one "not ok" and both guests end at once.
 #   scripts/run-tests nfs-client
@@ -219,7 +220,11 @@ guest_a() {
 	# 10 s RPC timeout, hard: the calls stuck on the dead connection
 	# time out, the transport reconnects and they go again
 	rm -f /tmp/nfs-flap-asked
+	# rpcr's events of this cell kept in the out dir: a link flap
+	# under RC retries once left the client without a new connection
+	nfs_trace_on rpcr
 	cell_reconnect rc-link "timeo=100,retrans=2${NFS_CLIENT_EXTRA_OPTS:+,$NFS_CLIENT_EXTRA_OPTS}" _flap_b
+	nfs_trace_save rpcr-rc-link
 	# b waits for both barriers whatever happened here
 	[[ -e /tmp/nfs-flap-asked ]] || barrier nfs-flap 60
 	barrier nfs-flapped 60
