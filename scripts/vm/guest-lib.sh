@@ -9,6 +9,10 @@
 #
 # Results are TAP lines on stdout ("ok - desc" / "not ok - desc", "# diag").
 # run-pair prefixes them with the guest role; numbering is not needed.
+#
+# Group scripts run with pipefail: test a pipe with `| grep PATTERN
+# >/dev/null`, never `| grep -q`, which exits at the first match and may
+# kill the writer with SIGPIPE, failing the whole pipe.
 
 # tap_ok NAME
 tap_ok() { printf 'ok - %s\n' "$1"; }
@@ -71,7 +75,7 @@ barrier() {
 # PORT (use before a barrier that tells the peer to connect).
 wait_listen() {
 	local port=$1 timeout=${2:-30} deadline=$((SECONDS + ${2:-30}))
-	until ss -Hltn "sport = :$port" | grep -q .; do
+	until ss -Hltn "sport = :$port" | grep . >/dev/null; do
 		if ((SECONDS >= deadline)); then
 			printf '# nothing listens on port %s after %ss\n' "$port" "$timeout"
 			return 1

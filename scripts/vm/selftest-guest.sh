@@ -6,7 +6,7 @@ set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
 source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 
-has_addr() { ip -o addr show dev eth0 | grep -qw "$1"; }
+has_addr() { ip -o addr show dev eth0 | grep -w "$1" >/dev/null; }
 
 tap_check "hostname is smc${SMCR_ROLE^^}" test "$(hostname)" = "smc${SMCR_ROLE^^}"
 tap_check "eth0 has $SMCR_SELF_IP" has_addr "$SMCR_SELF_IP/24"

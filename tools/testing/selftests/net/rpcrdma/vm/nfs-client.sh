@@ -22,7 +22,8 @@
 #             the way in (sysfs dstaddr): it reconnects and the file is whole
 #   rc-link   the same with b's eth0 down for 3 s (timeo=100,retrans=2):
 #             recovery needs the RPC timeout, RDMA has no keepalive; rpcr's
-#             events of the cell go to NAME.a.rpcr-rc-link.trace
+#             events of the cell go to NAME.a.rpcr-rc-link.trace, its
+#             RoCEv2 frames to NAME.a.rc-link.pcap
 # then rmmod rpcr once unmounted.
 # Without rpcr.ko, a reports one "not ok" and both guests end at once.
 #   scripts/run-tests nfs-client
@@ -64,7 +65,7 @@ guest_b() {
 # ---------------------------------------------------------------- v3-ip6
 
 _ip6_addr() {
-	ip -6 addr show dev eth0 | grep -q "inet6 $SMCR_SELF_IP6/64" ||
+	ip -6 addr show dev eth0 | grep "inet6 $SMCR_SELF_IP6/64" >/dev/null ||
 		ip -6 addr add "$SMCR_SELF_IP6/64" dev eth0 nodad || return 1
 	ip -6 addr show dev eth0 scope global
 	ping -6 -c 1 -W 5 "$SMCR_PEER_IP6" | grep 'bytes from'
@@ -179,25 +180,27 @@ _flap_b() {
 # cell_reconnect LABEL OPTS BREAK_CMD...: a $BREAK_MIB MiB write through a
 # broken connection; the connection count rises and the file is whole
 cell_reconnect() {
-	local label=$1 opts=$2 c0 src=/tmp/nfs-src/break
+	local label=$1 opts=$2 c0 src=/tmp/nfs-src/break rc=0
 	shift 2
 
 	[[ -s $src ]] || head -c $((BREAK_MIB << 20)) /dev/urandom >"$src"
-	if tap_check "$label: mount -o $(nfs_opts 3 "$opts")" nfs_mount 3 "$opts"; then
-		c0=$(nfs_connects)
-		tap_check "$label: $BREAK_MIB MiB write (conv=fsync) goes on through the break" \
-			nfs_write_through_break "$src" "$NFS_MNT/$label" "$@"
-		tap_check "$label: the transport connected again" _nfs_connects_rose "$c0"
-		echo "# $label: $(nfs_xprt_line | tr -s ' \t' ' ')"
-		tap_check "$label: unmount and mount again" _nfs_remount 3
-		tap_check "$label: $BREAK_MIB MiB file read back, SHA-256 equal" \
-			same_file "$NFS_MNT/$label" "$src"
-		tap_check "$label: unmount" nfs_umount
-	fi
+	tap_check "$label: mount -o $(nfs_opts 3 "$opts")" nfs_mount 3 "$opts" ||
+		return 1
+	c0=$(nfs_connects)
+	tap_check "$label: $BREAK_MIB MiB write (conv=fsync) goes on through the break" \
+		nfs_write_through_break "$src" "$NFS_MNT/$label" "$@" || rc=1
+	tap_check "$label: the transport connected again" _nfs_connects_rose "$c0" ||
+		rc=1
+	echo "# $label: $(nfs_xprt_line | tr -s ' \t' ' ')"
+	tap_check "$label: unmount and mount again" _nfs_remount 3 || rc=1
+	tap_check "$label: $BREAK_MIB MiB file read back, SHA-256 equal" \
+		same_file "$NFS_MNT/$label" "$src" || rc=1
+	tap_check "$label: unmount" nfs_umount || rc=1
+	return "$rc"
 }
 
 guest_a() {
-	local t0
+	local t0 pcap
 
 	rm -f "$SMCR_OUT/.nfs-client.no-ko"
 	if ! nfs_client_xprt_load ours; then
@@ -223,7 +226,17 @@ guest_a() {
 	# rpcr's events of this cell kept in the out dir: a link flap
 	# under RC retries once left the client without a new connection
 	nfs_trace_on rpcr
-	cell_reconnect rc-link "timeo=100,retrans=2${NFS_CLIENT_EXTRA_OPTS:+,$NFS_CLIENT_EXTRA_OPTS}" _flap_b
+	# and its RoCEv2 frames, the CM's among them, to NAME.a.rc-link.pcap
+	# when it fails
+	pcap=$SMCR_OUT/$SMCR_NAME.a.rc-link.pcap
+	nfs_capture_start "$pcap"
+	if cell_reconnect rc-link "timeo=100,retrans=2${NFS_CLIENT_EXTRA_OPTS:+,$NFS_CLIENT_EXTRA_OPTS}" _flap_b; then
+		nfs_capture_stop
+		rm -f "$pcap"
+	else
+		nfs_capture_stop
+		nfs_stuck_diag
+	fi
 	nfs_trace_save rpcr-rc-link
 	# b waits for both barriers whatever happened here
 	[[ -e /tmp/nfs-flap-asked ]] || barrier nfs-flap 60

@@ -89,23 +89,23 @@ states() { cat /proc/fs/nfsd/clients/*/states 2>/dev/null; }
 _deleg_granted() {
 	local i
 	for ((i = 0; i < $1 * 10; i++)); do
-		states | grep -q "type: deleg.*filename: \"/$FILE\"" && break
+		states | grep "type: deleg.*filename: \"/$FILE\"" >/dev/null && break
 		sleep 0.1
 	done
 	grep -h 'callback state' /proc/fs/nfsd/clients/*/info
 	states
-	states | grep -q "type: deleg.*filename: \"/$FILE\""
+	states | grep "type: deleg.*filename: \"/$FILE\"" >/dev/null
 }
 
 # _deleg_gone SECS: no delegation left within SECS
 _deleg_gone() {
 	local i
 	for ((i = 0; i < $1 * 10; i++)); do
-		states | grep -q 'type: deleg' || break
+		states | grep 'type: deleg' >/dev/null || break
 		sleep 0.1
 	done
 	states
-	! states | grep -q 'type: deleg'
+	! states | grep 'type: deleg' >/dev/null
 }
 
 # _local_write: append to the file on b itself; it breaks the lease

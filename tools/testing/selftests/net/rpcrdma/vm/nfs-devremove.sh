@@ -137,7 +137,7 @@ devrm_cycle() {
 	rdma link add "$NFS_RXE" type rxe netdev eth0 >>"/tmp/devrm.$tag.out" 2>&1 ||
 		{ echo 1 >"/tmp/devrm.$tag.add"; return 1; }
 	for ((i = 0; i < 200; i++)); do
-		if rdma link show "$NFS_RXE/1" 2>/dev/null | grep -q 'state ACTIVE'; then
+		if rdma link show "$NFS_RXE/1" 2>/dev/null | grep 'state ACTIVE' >/dev/null; then
 			echo 0 >"/tmp/devrm.$tag.add"
 			return 0
 		fi

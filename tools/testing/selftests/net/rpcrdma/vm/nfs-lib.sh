@@ -101,8 +101,8 @@ nfs_rdma_listens_both() {
 	echo "portlist: $(tr '\n' ' ' </proc/fs/nfsd/portlist)"
 	rdma resource show cm_id 2>&1 | grep "LISTEN.*:$NFS_PORT"
 	((n == 2)) || return 1
-	rdma resource show cm_id | grep -q "LISTEN .*src-addr 0\.0\.0\.0:$NFS_PORT" &&
-		rdma resource show cm_id | grep -q "LISTEN .*src-addr :::$NFS_PORT"
+	rdma resource show cm_id | grep "LISTEN .*src-addr 0\.0\.0\.0:$NFS_PORT" >/dev/null &&
+		rdma resource show cm_id | grep "LISTEN .*src-addr :::$NFS_PORT" >/dev/null
 }
 
 # nfs_link_flap SECS: eth0 (and so rxe0) down for SECS, then up; RDMA
@@ -116,7 +116,7 @@ nfs_link_flap() {
 	sleep "$1"
 	ip link set eth0 up || return 1
 	for ((i = 0; i < 100; i++)); do
-		rdma link show "$NFS_RXE/1" 2>/dev/null | grep -q 'state ACTIVE' && return 0
+		rdma link show "$NFS_RXE/1" 2>/dev/null | grep 'state ACTIVE' >/dev/null && return 0
 		sleep 0.2
 	done
 	echo "$NFS_RXE not ACTIVE 20s after eth0 came up"
@@ -129,6 +129,22 @@ nfs_server_report() {
 	nfs_rxe_counters_diag
 	grep -H . /proc/sys/sunrpc/svc_rdma/rdma_stat_* 2>/dev/null |
 		sed 's|.*/||; s/^/# svc_rdma /'
+	nfs_stuck_diag
+}
+
+# nfs_stuck_diag: what a hang leaves behind, as diagnostics: the RDMA
+# connections and QPs, and the stack of every task in D state
+nfs_stuck_diag() {
+	local t st
+
+	rdma res show cm_id 2>&1 | sed 's/^/# /'
+	rdma res show qp 2>&1 | sed 's/^/# /'
+	for t in /proc/[0-9]*; do
+		st=$(awk '/^State:/ {print $2}' "$t/status" 2>/dev/null)
+		[[ $st == D ]] || continue
+		echo "# task ${t#/proc/} ($(cat "$t/comm" 2>/dev/null)) in D:"
+		sed 's/^/#   /' "$t/stack" 2>/dev/null
+	done
 }
 
 # ---------------------------------------------------------------- client
