@@ -20,8 +20,9 @@
 #   busy      rmmod rpcr is refused while a mount uses it
 #   rc-sysfs  a 24 MiB write whose connection the client drops a third of
 #             the way in (sysfs dstaddr): it reconnects and the file is whole
-#   rc-link   the same with b's eth0 down for 3 s (timeo=100,retrans=2):
-#             recovery needs the RPC timeout, RDMA has no keepalive; rpcr's
+#   rc-link   the same with every RoCEv2 frame dropped at b, both ways,
+#             for 3 s (timeo=100,retrans=2): recovery needs the RPC
+#             timeout or the server's disconnect, RDMA has no keepalive; rpcr's
 #             events of the cell go to NAME.a.rpcr-rc-link.trace, its
 #             RoCEv2 frames to NAME.a.rc-link.pcap
 # then rmmod rpcr once unmounted.
@@ -53,11 +54,17 @@ guest_b() {
 	barrier nfs-up 120
 	# rc-link: a asks once its write is a third done
 	if barrier nfs-flap 300; then
-		tap_check "eth0 down for ${FLAP_S}s, then up (rc-link)" \
-			nfs_link_flap "$FLAP_S"
+		nfs_capture_start "$SMCR_OUT/$SMCR_NAME.b.rc-link.pcap"
+		tap_check "RoCEv2 dropped both ways for ${FLAP_S}s (rc-link)" \
+			nfs_roce_blackout "$FLAP_S"
 		barrier nfs-flapped 120
 	fi
 	barrier nfs-done 120
+	nfs_capture_stop
+	# kept when a's rc-link cell failed
+	if [[ -e $SMCR_OUT/.nfs-client.rc-link-ok ]]; then
+		rm -f "$SMCR_OUT/$SMCR_NAME.b.rc-link.pcap"
+	fi
 	nfs_server_report
 	tap_check "no kernel warning (b)" dmesg_clean
 }
@@ -202,7 +209,7 @@ cell_reconnect() {
 guest_a() {
 	local t0 pcap
 
-	rm -f "$SMCR_OUT/.nfs-client.no-ko"
+	rm -f "$SMCR_OUT/.nfs-client.no-ko" "$SMCR_OUT/.nfs-client.rc-link-ok"
 	if ! nfs_client_xprt_load ours; then
 		: >"$SMCR_OUT/.nfs-client.no-ko"
 		barrier nfs-go 60
@@ -223,8 +230,8 @@ guest_a() {
 	# 10 s RPC timeout, hard: the calls stuck on the dead connection
 	# time out, the transport reconnects and they go again
 	rm -f /tmp/nfs-flap-asked
-	# rpcr's events of this cell kept in the out dir: a link flap
-	# under RC retries once left the client without a new connection
+	# rpcr's events of this cell kept in the out dir: a break under RC
+	# retries once left the client without a new connection
 	nfs_trace_on rpcr
 	# and its RoCEv2 frames, the CM's among them, to NAME.a.rc-link.pcap
 	# when it fails
@@ -233,6 +240,7 @@ guest_a() {
 	if cell_reconnect rc-link "timeo=100,retrans=2${NFS_CLIENT_EXTRA_OPTS:+,$NFS_CLIENT_EXTRA_OPTS}" _flap_b; then
 		nfs_capture_stop
 		rm -f "$pcap"
+		: >"$SMCR_OUT/.nfs-client.rc-link-ok"
 	else
 		nfs_capture_stop
 		nfs_stuck_diag

@@ -105,22 +105,27 @@ nfs_rdma_listens_both() {
 		rdma resource show cm_id | grep "LISTEN .*src-addr :::$NFS_PORT" >/dev/null
 }
 
-# nfs_link_flap SECS: eth0 (and so rxe0) down for SECS, then up; RDMA
-# stalls without an error on either side until it is back. Waits (20 s
-# at most) until rxe0 is ACTIVE again.
-nfs_link_flap() {
-	local i
-	# IPv6 addresses would go with the link
-	sysctl -qw net.ipv6.conf.eth0.keep_addr_on_down=1
-	ip link set eth0 down || return 1
-	sleep "$1"
-	ip link set eth0 up || return 1
-	for ((i = 0; i < 100; i++)); do
-		rdma link show "$NFS_RXE/1" 2>/dev/null | grep 'state ACTIVE' >/dev/null && return 0
-		sleep 0.2
+# nfs_roce_blackout SECONDS: every RoCEv2 frame of eth0, in and out,
+# dropped for SECONDS; the link stays up. (A real eth0 down/up breaks
+# Debian 6.1's rdma_rxe for good: a CM message sent while the route is gone
+# puts QP1 into the error state, and the guest answers no connection
+# request again.)
+nfs_roce_blackout() {
+	local d rc=0
+
+	tc qdisc add dev eth0 clsact || return 1
+	for d in ingress egress; do
+		tc filter add dev eth0 "$d" protocol ip u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff \
+			action drop || rc=1
 	done
-	echo "$NFS_RXE not ACTIVE 20s after eth0 came up"
-	return 1
+	((rc)) || sleep "$1"
+	for d in ingress egress; do
+		tc -s filter show dev eth0 "$d" | grep -E 'rule hit|Sent' |
+			sed "s/^ */$d: /"
+	done
+	tc qdisc del dev eth0 clsact || rc=1
+	return "$rc"
 }
 
 # nfs_server_report: what the server saw, as diagnostics
@@ -135,8 +140,17 @@ nfs_server_report() {
 # nfs_stuck_diag: what a hang leaves behind, as diagnostics: the RDMA
 # connections and QPs, and the stack of every task in D state
 nfs_stuck_diag() {
-	local t st
+	local t st g
 
+	nfs_rxe_counters_diag
+	for g in /sys/class/infiniband/"$NFS_RXE"/ports/1/gids/*; do
+		[[ $(<"$g") == 0000:0000:0000:0000:0000:0000:0000:0000 ]] ||
+			echo "# gid ${g##*/}: $(<"$g")"
+	done 2>/dev/null
+	ip -br addr show dev eth0 | sed 's/^/# /'
+	ip neigh show dev eth0 | sed 's/^/# neigh /'
+	ip -s link show dev eth0 | sed 's/^/# /'
+	ping -c 1 -W 2 "$SMCR_PEER_IP" | sed 's/^/# /'
 	rdma res show cm_id 2>&1 | sed 's/^/# /'
 	rdma res show qp 2>&1 | sed 's/^/# /'
 	for t in /proc/[0-9]*; do
