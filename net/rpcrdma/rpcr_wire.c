@@ -12,35 +12,16 @@
 
 #include "rpcr_wire.h"
 
-/* A bounded XDR input: every take fails once the bytes run out */
-struct rpcr_xin {
-	const u8	*p;
-	size_t		left;
-};
-
-static bool rpcr_take32(struct rpcr_xin *x, u32 *v)
-{
-	if (x->left < 4)
-		return false;
-	*v = (u32)x->p[0] << 24 | (u32)x->p[1] << 16 |
-	     (u32)x->p[2] << 8 | (u32)x->p[3];
-	x->p += 4;
-	x->left -= 4;
-	return true;
-}
-
-static bool rpcr_take64(struct rpcr_xin *x, u64 *v)
-{
-	u32 hi, lo;
-
-	if (!rpcr_take32(x, &hi) || !rpcr_take32(x, &lo))
-		return false;
-	*v = (u64)hi << 32 | lo;
-	return true;
-}
-
-/* XDR optional data and booleans are 0 or 1; anything else is garbage */
-static int rpcr_take_present(struct rpcr_xin *x, bool *present)
+/**
+ * rpcr_take_present() - take an XDR boolean or optional-data word
+ * @x: input
+ * @present: its value
+ *
+ * Both are 0 or 1 (RFC 4506 §4.4, §4.19); anything else is garbage.
+ *
+ * Return: 0, or -EBADMSG.
+ */
+int rpcr_take_present(struct rpcr_xin *x, bool *present)
 {
 	u32 v;
 
@@ -50,7 +31,14 @@ static int rpcr_take_present(struct rpcr_xin *x, bool *present)
 	return 0;
 }
 
-static int rpcr_take_seg(struct rpcr_xin *x, struct rpcr_seg *s)
+/**
+ * rpcr_take_seg() - take an RDMA segment (RFC 8166 §4.1)
+ * @x: input
+ * @s: the segment
+ *
+ * Return: 0, or -EBADMSG when the input ends within it.
+ */
+int rpcr_take_seg(struct rpcr_xin *x, struct rpcr_seg *s)
 {
 	if (!rpcr_take32(x, &s->handle) || !rpcr_take32(x, &s->length) ||
 	    !rpcr_take64(x, &s->offset))
@@ -58,8 +46,15 @@ static int rpcr_take_seg(struct rpcr_xin *x, struct rpcr_seg *s)
 	return 0;
 }
 
-/* A Write chunk or the Reply chunk: a counted array of segments */
-static int rpcr_take_chunk(struct rpcr_xin *x, struct rpcr_write_chunk *c)
+/**
+ * rpcr_take_chunk() - take a Write chunk or the Reply chunk
+ * @x: input
+ * @c: the chunk: a counted array of segments (RFC 8166 §4.3.2)
+ *
+ * Return: 0, -EBADMSG for a count the rest of the input cannot hold, or
+ * -E2BIG for more than RPCR_MAX_CHUNK_SEGS segments.
+ */
+int rpcr_take_chunk(struct rpcr_xin *x, struct rpcr_write_chunk *c)
 {
 	u32 i;
 	int rc;
@@ -261,29 +256,25 @@ int rpcr_hdr_check(const struct rpcr_hdr *h, bool call)
 }
 
 /**
- * rpcr_hdr_len() - bytes rpcr_hdr_encode() writes for a header
- * @h: header
+ * rpcr_lists_len() - bytes of a header's three chunk lists
+ * @h: header: its Read list, Write list and Reply chunk
  *
- * Return: the length; 0 for a header that cannot be encoded.
+ * The lists are the same XDR in version 1 (RFC 8166 §4.3) and in the
+ * version 2 draft (§6.3.3), which puts rdma_inv_handle before them.
+ *
+ * Return: the length; 0 for lists past the RPCR_MAX_* limits.
  */
-size_t rpcr_hdr_len(const struct rpcr_hdr *h)
+size_t rpcr_lists_len(const struct rpcr_hdr *h)
 {
-	size_t n = RPCR_HDR_FIXED_LEN;
+	size_t n;
 	u32 i;
 
-	if (h->proc == RPCR_ERROR) {
-		if (h->err == RPCR_ERR_VERS)
-			return RPCR_ERR_VERS_LEN;
-		return h->err == RPCR_ERR_CHUNK ? RPCR_ERR_CHUNK_LEN : 0;
-	}
-	if (!rpcr_sendable_msg(h->proc))
-		return 0;
 	if (h->nreads > RPCR_MAX_READ_SEGS ||
 	    h->nwrites > RPCR_MAX_WRITE_CHUNKS ||
 	    (h->has_reply && h->reply.nsegs > RPCR_MAX_CHUNK_SEGS))
 		return 0;
 	/* every entry of a list, and the end of each list, has a word */
-	n += (size_t)h->nreads * (4 + RPCR_READ_SEG_LEN) + 4;
+	n = (size_t)h->nreads * (4 + RPCR_READ_SEG_LEN) + 4;
 	for (i = 0; i < h->nwrites; i++) {
 		if (h->writes[i].nsegs > RPCR_MAX_CHUNK_SEGS)
 			return 0;
@@ -295,14 +286,25 @@ size_t rpcr_hdr_len(const struct rpcr_hdr *h)
 	return n;
 }
 
-/* Output cursor; rpcr_hdr_len() said beforehand that everything fits */
-static u8 *rpcr_put32(u8 *p, u32 v)
+/**
+ * rpcr_hdr_len() - bytes rpcr_hdr_encode() writes for a header
+ * @h: header
+ *
+ * Return: the length; 0 for a header that cannot be encoded.
+ */
+size_t rpcr_hdr_len(const struct rpcr_hdr *h)
 {
-	p[0] = (u8)(v >> 24);
-	p[1] = (u8)(v >> 16);
-	p[2] = (u8)(v >> 8);
-	p[3] = (u8)v;
-	return p + 4;
+	size_t n;
+
+	if (h->proc == RPCR_ERROR) {
+		if (h->err == RPCR_ERR_VERS)
+			return RPCR_ERR_VERS_LEN;
+		return h->err == RPCR_ERR_CHUNK ? RPCR_ERR_CHUNK_LEN : 0;
+	}
+	if (!rpcr_sendable_msg(h->proc))
+		return 0;
+	n = rpcr_lists_len(h);
+	return n ? RPCR_HDR_FIXED_LEN + n : 0;
 }
 
 static u8 *rpcr_put_seg(u8 *p, const struct rpcr_seg *s)
@@ -324,6 +326,34 @@ static u8 *rpcr_put_chunk(u8 *p, const struct rpcr_write_chunk *c)
 }
 
 /**
+ * rpcr_put_lists() - encode a header's three chunk lists
+ * @p: where to; rpcr_lists_len() bytes, which the caller made sure of
+ * @h: header whose lists rpcr_lists_len() found encodable
+ *
+ * Return: the byte after them.
+ */
+u8 *rpcr_put_lists(u8 *p, const struct rpcr_hdr *h)
+{
+	u32 i;
+
+	for (i = 0; i < h->nreads; i++) {
+		p = rpcr_put32(p, 1);
+		p = rpcr_put32(p, h->reads[i].position);
+		p = rpcr_put_seg(p, &h->reads[i].seg);
+	}
+	p = rpcr_put32(p, 0);
+	for (i = 0; i < h->nwrites; i++) {
+		p = rpcr_put32(p, 1);
+		p = rpcr_put_chunk(p, &h->writes[i]);
+	}
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, h->has_reply);
+	if (h->has_reply)
+		p = rpcr_put_chunk(p, &h->reply);
+	return p;
+}
+
+/**
  * rpcr_hdr_encode() - encode a transport header
  * @h: header of type RPCR_MSG, RPCR_NOMSG or RPCR_ERROR (the types not
  *	to be used are refused), its version in @h->vers
@@ -337,7 +367,6 @@ int rpcr_hdr_encode(const struct rpcr_hdr *h, u8 *buf, size_t size)
 {
 	size_t n = rpcr_hdr_len(h);
 	u8 *p = buf;
-	u32 i;
 
 	if (!n)
 		return -EINVAL;
@@ -355,20 +384,7 @@ int rpcr_hdr_encode(const struct rpcr_hdr *h, u8 *buf, size_t size)
 		}
 		return (int)(p - buf);
 	}
-	for (i = 0; i < h->nreads; i++) {
-		p = rpcr_put32(p, 1);
-		p = rpcr_put32(p, h->reads[i].position);
-		p = rpcr_put_seg(p, &h->reads[i].seg);
-	}
-	p = rpcr_put32(p, 0);
-	for (i = 0; i < h->nwrites; i++) {
-		p = rpcr_put32(p, 1);
-		p = rpcr_put_chunk(p, &h->writes[i]);
-	}
-	p = rpcr_put32(p, 0);
-	p = rpcr_put32(p, h->has_reply);
-	if (h->has_reply)
-		p = rpcr_put_chunk(p, &h->reply);
+	p = rpcr_put_lists(p, h);
 	return (int)(p - buf);
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 typedef unsigned char u8;
+typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 #endif /* __KERNEL__ */
@@ -131,6 +132,50 @@ struct rpcr_hdr {
 	u32			vers_low;
 	u32			vers_high;
 };
+
+/* A bounded XDR input: every take fails once the bytes run out */
+struct rpcr_xin {
+	const u8	*p;
+	size_t		left;
+};
+
+static inline bool rpcr_take32(struct rpcr_xin *x, u32 *v)
+{
+	if (x->left < 4)
+		return false;
+	*v = (u32)x->p[0] << 24 | (u32)x->p[1] << 16 |
+	     (u32)x->p[2] << 8 | (u32)x->p[3];
+	x->p += 4;
+	x->left -= 4;
+	return true;
+}
+
+static inline bool rpcr_take64(struct rpcr_xin *x, u64 *v)
+{
+	u32 hi, lo;
+
+	if (!rpcr_take32(x, &hi) || !rpcr_take32(x, &lo))
+		return false;
+	*v = (u64)hi << 32 | lo;
+	return true;
+}
+
+/* Output cursor; the caller knows beforehand that everything fits */
+static inline u8 *rpcr_put32(u8 *p, u32 v)
+{
+	p[0] = (u8)(v >> 24 & 0xff);
+	p[1] = (u8)(v >> 16 & 0xff);
+	p[2] = (u8)(v >> 8 & 0xff);
+	p[3] = (u8)(v & 0xff);
+	return p + 4;
+}
+
+/* The XDR pieces version 2 (rpcr_wire2.c) shares with version 1 */
+int rpcr_take_present(struct rpcr_xin *x, bool *present);
+int rpcr_take_seg(struct rpcr_xin *x, struct rpcr_seg *s);
+int rpcr_take_chunk(struct rpcr_xin *x, struct rpcr_write_chunk *c);
+size_t rpcr_lists_len(const struct rpcr_hdr *h);
+u8 *rpcr_put_lists(u8 *p, const struct rpcr_hdr *h);
 
 int rpcr_hdr_decode(const u8 *buf, size_t len, struct rpcr_hdr *h);
 int rpcr_hdr_check(const struct rpcr_hdr *h, bool call);

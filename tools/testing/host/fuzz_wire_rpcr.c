@@ -12,8 +12,7 @@
  *     as long as rpcr_hdr_len() says and decodes back to those values.
  *  3. Private data: what decodes encodes back to the same eight bytes.
  */
-#include "rpcr_wire.h"
-#include "fuzz_wire.h"
+#include "fuzz_wire_rpcr.h"
 
 static struct rpcr_hdr h, q;
 static u8 out[8192];
@@ -44,27 +43,10 @@ static void check_decode(const u8 *data, size_t size)
 	FUZZ_ASSERT(!memcmp(&h, &q, sizeof(h)));
 }
 
-static void take_seg(struct cursor *c, struct rpcr_seg *s)
-{
-	s->handle = take32(c);
-	s->length = take32(c);
-	s->offset = take64(c);
-}
-
-static void take_chunk(struct cursor *c, struct rpcr_write_chunk *w)
-{
-	u32 i;
-
-	w->nsegs = take8(c) % (RPCR_MAX_CHUNK_SEGS + 2);
-	for (i = 0; i < w->nsegs && i < RPCR_MAX_CHUNK_SEGS; i++)
-		take_seg(c, &w->segs[i]);
-}
-
 static void build(const u8 *data, size_t size)
 {
 	struct cursor c = { data, size };
 	size_t room;
-	u32 i;
 	int n;
 
 	memset(&h, 0, sizeof(h));
@@ -75,17 +57,7 @@ static void build(const u8 *data, size_t size)
 	h.err = take8(&c) % 4;
 	h.vers_low = take32(&c);
 	h.vers_high = take32(&c);
-	h.nreads = take8(&c) % (RPCR_MAX_READ_SEGS + 2);
-	for (i = 0; i < h.nreads && i < RPCR_MAX_READ_SEGS; i++) {
-		h.reads[i].position = take32(&c);
-		take_seg(&c, &h.reads[i].seg);
-	}
-	h.nwrites = take8(&c) % (RPCR_MAX_WRITE_CHUNKS + 2);
-	for (i = 0; i < h.nwrites && i < RPCR_MAX_WRITE_CHUNKS; i++)
-		take_chunk(&c, &h.writes[i]);
-	h.has_reply = take8(&c) & 1;
-	if (h.has_reply)
-		take_chunk(&c, &h.reply);
+	take_lists(&c, &h, 0xffffffff);
 	room = take32(&c) % (sizeof(out) + 1);
 
 	n = rpcr_hdr_encode(&h, out, room);
