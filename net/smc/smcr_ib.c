@@ -298,13 +298,6 @@ bool smcr_ib_pnet_clear(const u8 *pnetid)
 	return found;
 }
 
-static void smcr_ib_free_dev(struct smcr_ibdev *dev)
-{
-	if (dev->pd)
-		ib_dealloc_pd(dev->pd);
-	kfree(dev);
-}
-
 static int smcr_ib_add(struct ib_device *ibdev)
 {
 	struct smcr_ibdev *dev;
@@ -320,20 +313,12 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	if (!dev)
 		return -ENOMEM;
 	dev->ibdev = ibdev;
-	dev->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(dev->pd)) {
-		dev->pd = NULL;
-		goto err;
-	}
 	mutex_lock(&smcr_ib_lock);
 	list_add_tail(&dev->list, &smcr_ibdevs);
 	mutex_unlock(&smcr_ib_lock);
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
 	smcr_pnet_ib_added(dev);
 	return 0;
-err:
-	smcr_ib_free_dev(dev);
-	return -ENOMEM;
 }
 
 /* Device removal must not wait for applications: the groups on the
@@ -353,7 +338,7 @@ static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 		smcr_lgr_terminate_all(dev);
 	} while (!wait_event_timeout(smcr_ib_unused, !READ_ONCE(dev->links),
 				     HZ));
-	smcr_ib_free_dev(dev);
+	kfree(dev);
 }
 
 static struct ib_client smcr_ib_client = {

@@ -742,7 +742,7 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	if (rc)
 		goto err;
 
-	conn->rmb.mr = ib_alloc_mr(link->port.dev->pd, IB_MR_TYPE_MEM_REG,
+	conn->rmb.mr = ib_alloc_mr(link->pd, IB_MR_TYPE_MEM_REG,
 				   DIV_ROUND_UP(size, PAGE_SIZE));
 	if (IS_ERR(conn->rmb.mr)) {
 		rc = PTR_ERR(conn->rmb.mr);

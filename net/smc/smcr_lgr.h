@@ -40,7 +40,6 @@
  * struct smcr_ibdev - a RoCE device known to SMC-R
  * @list: link in the device list of smcr_ib.c
  * @ibdev: the device, valid until our remove callback returns
- * @pd: protection domain of every link and buffer on it
  * @links: number of links using the device (smcr_ib_lock)
  * @pnetid: PNET IDs of ports 1 and 2 the PNET table gave (NUL padded,
  *	empty for none; smcr_ib_lock)
@@ -48,7 +47,6 @@
 struct smcr_ibdev {
 	struct list_head	list;
 	struct ib_device	*ibdev;
-	struct ib_pd		*pd;
 	int			links;
 	u8			pnetid[SMCR_PNET_PORTS][SMCR_PNETID_LEN];
 };
@@ -105,6 +103,9 @@ struct smcr_wr_tx {
  * struct smcr_link - one RC queue pair between two RoCE ports (§2.3)
  * @lgr: the link group it belongs to
  * @port: local end
+ * @pd: protection domain of @qp and of the group's RMB regions, one per
+ *	link: a QP reaches the memory of its own group only, never an rkey
+ *	another peer was given
  * @qp: the queue pair
  * @send_cq: completion queue of @qp's sends; each link has its own, so
  *	tearing one link down never touches another's completions
@@ -157,6 +158,7 @@ struct smcr_wr_tx {
 struct smcr_link {
 	struct smcr_lgr		*lgr;
 	struct smcr_ib_port	port;
+	struct ib_pd		*pd;
 	struct ib_qp		*qp;
 	struct ib_cq		*send_cq;
 	struct ib_cq		*recv_cq;

@@ -82,7 +82,7 @@ static void smcr_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static int smcr_wr_rx_post(struct smcr_link *link, int idx)
 {
-	u32 lkey = link->port.dev->pd->local_dma_lkey;
+	u32 lkey = link->pd->local_dma_lkey;
 	struct ib_sge sge[2] = {
 		{
 			.addr = link->rx_dma + idx * SMCR_WR_SIZE,
@@ -205,7 +205,7 @@ int smcr_wr_tx_send(struct smcr_link *link, int idx, struct ib_send_wr *writes)
 	struct ib_sge sge = {
 		.addr = link->tx_dma + idx * SMCR_WR_SIZE,
 		.length = SMCR_WR_SIZE,
-		.lkey = link->port.dev->pd->local_dma_lkey,
+		.lkey = link->pd->local_dma_lkey,
 	};
 	struct ib_send_wr wr = {
 		.wr_cqe = &link->tx_slots[idx].cqe,
@@ -457,15 +457,21 @@ int smcr_link_init(struct smcr_link *link)
 	get_random_bytes(&link->psn, sizeof(link->psn));
 	link->psn &= 0xffffff;
 
+	link->pd = ib_alloc_pd(dev->ibdev, 0);
+	if (IS_ERR(link->pd)) {
+		rc = PTR_ERR(link->pd);
+		link->pd = NULL;
+		return rc;
+	}
 	rc = smcr_link_alloc_rings(link);
 	if (rc)
-		return rc;
+		goto err_pd;
 	rc = smcr_link_alloc_cqs(link);
 	if (rc)
 		goto err_rings;
 	qattr.send_cq = link->send_cq;
 	qattr.recv_cq = link->recv_cq;
-	link->qp = ib_create_qp(dev->pd, &qattr);
+	link->qp = ib_create_qp(link->pd, &qattr);
 	if (IS_ERR(link->qp)) {
 		rc = PTR_ERR(link->qp);
 		link->qp = NULL;
@@ -489,6 +495,9 @@ err_qp:
 err_rings:
 	smcr_link_free_cqs(link);
 	smcr_link_free_rings(link);
+err_pd:
+	ib_dealloc_pd(link->pd);
+	link->pd = NULL;
 	return rc;
 }
 
@@ -513,7 +522,8 @@ static void smcr_link_drain(struct smcr_link *link)
 
 /**
  * smcr_link_clear() - tear a link down
- * @link: link, no connection left on it
+ * @link: link, no connection left on it, so no RMB region in its
+ *	protection domain any more
  *
  * Context: process.
  */
@@ -526,4 +536,8 @@ void smcr_link_clear(struct smcr_link *link)
 	}
 	smcr_link_free_cqs(link);
 	smcr_link_free_rings(link);
+	if (link->pd) {
+		ib_dealloc_pd(link->pd);
+		link->pd = NULL;
+	}
 }

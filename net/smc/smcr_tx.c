@@ -116,7 +116,7 @@ static int smcr_tx_stage(struct smcr_conn *conn, struct msghdr *msg,
 				      DMA_TO_DEVICE);
 	sge->addr = conn->sndbuf.dma + soff;
 	sge->length = len;
-	sge->lkey = link->port.dev->pd->local_dma_lkey;
+	sge->lkey = link->pd->local_dma_lkey;
 	return 0;
 }
 

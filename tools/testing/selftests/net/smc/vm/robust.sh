@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # functions run through tap_check
 # guests: a b
 # timeout: 420
 #
@@ -26,6 +27,10 @@
 #           either side: the cgroup is charged their RMBs and send buffers,
 #           as socket buffers are charged to their owner's cgroup (finding
 #           8; before, only the TCP sockets were)
+#   pd      a connection each way, so two link groups in each guest: each
+#           link has a protection domain of its own, so that no QP reaches
+#           the RMB of another group, whose rkey a different peer holds
+#           (before, one domain per device served every group)
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
@@ -186,6 +191,45 @@ hs() {
 	tc qdisc del dev eth0 clsact
 }
 
+# _pd_per_link: as many protection domains of smcr as RC QPs of smcr
+_pd_per_link() {
+	local qps pds
+
+	rdma res show qp | grep 'type RC.*comm \[smcr\]'
+	rdma res show pd | grep 'comm \[smcr\]'
+	qps=$(rdma res show qp | grep -c 'type RC.*comm \[smcr\]')
+	pds=$(rdma res show pd | grep -c 'comm \[smcr\]')
+	echo "$qps QPs, $pds protection domains"
+	((qps == 2 && pds == qps))
+}
+
+# pd: a client and a server in each guest, the connections held open
+pd() {
+	local srv cli i
+
+	rm -f /tmp/pd.stop /tmp/pd.ready
+	"$RUN" python3 "$PY" idle server --port 7706 --count 1 --hold 60 \
+		--stop /tmp/pd.stop >/tmp/pd.server.out 2>&1 &
+	srv=$!
+	wait_listen 7706
+	barrier pd 60
+	"$RUN" python3 "$PY" idle client --host "$SMCR_PEER_IP" --port 7706 \
+		--count 1 --keep 1 --hold 60 --stop /tmp/pd.stop \
+		--ready /tmp/pd.ready >/tmp/pd.client.out 2>&1 &
+	cli=$!
+	for ((i = 0; i < 300; i++)); do
+		[[ -e /tmp/pd.ready ]] && break
+		sleep 0.1
+	done
+	barrier pd-up 60
+	tap_check "pd: each link has a protection domain of its own ($SMCR_ROLE)" \
+		_pd_per_link
+	barrier pd-checked 60
+	: >/tmp/pd.stop
+	wait "$cli" "$srv"
+	sed 's/^/# /' /tmp/pd.client.out /tmp/pd.server.out
+}
+
 finish() {
 	barrier finish 120
 	sleep 2
@@ -201,6 +245,7 @@ netns
 ulp
 hs
 memcg
+pd
 remove
 finish
 exit 0
