@@ -154,6 +154,94 @@ repost:
 		rpcr_ep_fail(ep);
 }
 
+/* @n SQ slots of Reads and Writes come back, or go if negative */
+static void rpcr_ep_sq_add(struct rpcr_ep *ep, int n)
+{
+	lockdep_assert_held(&ep->lock);
+	ep->sq_avail += n;
+}
+
+/* take @n slots if they are free */
+static bool rpcr_ep_sq_take(struct rpcr_ep *ep, u32 n)
+{
+	bool ok;
+
+	spin_lock_bh(&ep->lock);
+	ok = ep->sq_avail >= n;
+	if (ok)
+		rpcr_ep_sq_add(ep, -(int)n);
+	spin_unlock_bh(&ep->lock);
+	return ok;
+}
+
+static void rpcr_ep_sq_put(struct rpcr_ep *ep, u32 n)
+{
+	if (!n)
+		return;
+	spin_lock_bh(&ep->lock);
+	rpcr_ep_sq_add(ep, n);
+	spin_unlock_bh(&ep->lock);
+	wake_up(&ep->sq_wait);
+}
+
+/* Wait for @n slots, a second at a time as rpcr_ep_wait_wr() does. Each
+ * comes back with its completion, flushed ones included, so only a peer
+ * that stops answering holds them; past RPCR_EP_WR_TIMEOUT the
+ * connection is ended.
+ */
+static int rpcr_ep_sq_get(struct rpcr_ep *ep, u32 n)
+{
+	int i;
+
+	if (n > ep->sq_max)
+		return -ENOBUFS;
+	for (i = 0; i < RPCR_EP_WR_TIMEOUT / HZ; i++)
+		if (wait_event_timeout(ep->sq_wait, rpcr_ep_sq_take(ep, n), HZ))
+			return 0;
+	trace_rpcr_post_error(ep->id, -ETIMEDOUT);
+	rpcr_ep_disconnect(ep);
+	return -ETIMEDOUT;
+}
+
+static void rpcr_ep_write_free(struct rpcr_ep *ep, struct rpcr_write *w)
+{
+	struct scatterlist *s;
+	u32 i;
+
+	rdma_rw_ctx_destroy(&w->ctx, ep->id->qp, ep->id->port_num, w->sg,
+			    w->nents, DMA_TO_DEVICE);
+	for_each_sg(w->sg, s, w->nents, i)
+		put_page(sg_page(s));
+	kfree(w);
+}
+
+/**
+ * rpcr_ep_writes_free() - release RDMA Writes that were not posted
+ * @ep: endpoint
+ * @writes: list of struct rpcr_write from rpcr_ep_write_add(), emptied
+ */
+void rpcr_ep_writes_free(struct rpcr_ep *ep, struct list_head *writes)
+{
+	struct rpcr_write *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, writes, node) {
+		list_del(&w->node);
+		rpcr_ep_write_free(ep, w);
+	}
+}
+
+/* the device is done with the Writes in front of a Send: release them */
+static void rpcr_ep_sbuf_writes_done(struct rpcr_sbuf *sb)
+{
+	rpcr_ep_writes_free(sb->ep, &sb->writes);
+	rpcr_ep_sq_put(sb->ep, sb->sq_wrs);
+	sb->sq_wrs = 0;
+}
+
+/* On an RC QP a Send completes after the work requests posted before it:
+ * its completion, successful or flushed, ends the RDMA Writes chained in
+ * front of it too.
+ */
 static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rpcr_sbuf *sb = container_of(wc->wr_cqe, struct rpcr_sbuf, cqe);
@@ -163,6 +251,7 @@ static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
 			trace_rpcr_wc_error(wc);
 		rpcr_ep_fail(sb->ep);
 	}
+	rpcr_ep_sbuf_writes_done(sb);
 	rpcr_ep_sbuf_put(sb);
 }
 
@@ -198,22 +287,16 @@ void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb)
 	spin_unlock_bh(&ep->lock);
 }
 
-/**
- * rpcr_ep_send() - post a Send of a send buffer's first bytes
- * @ep: endpoint
- * @sb: buffer from rpcr_ep_sbuf_get(); back in the pool when the Send
- *	completes, or at once if it cannot be posted
- * @len: bytes to send, at most the inline size
- * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
- * @first: work requests to post before the Send, chained up to @last
- *	(NULL: none); their completions are their owner's business
- * @last: the last of them
- *
- * Return: 0 or the negative errno of ib_post_send().
+/* Post the Send of @sb behind the Writes it holds and behind @first to
+ * @last; @none tells, on failure, that nothing went out.
  */
-int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
-		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
+static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+			     u32 inv_rkey, struct ib_send_wr *first,
+			     struct ib_send_wr *last, bool *none)
 {
+	struct ib_qp *qp = ep->id->qp;
+	const struct ib_send_wr *bad = NULL;
+	struct rpcr_write *w;
 	struct ib_sge sge = {
 		.addr	= sb->dma,
 		.length	= len,
@@ -235,11 +318,91 @@ int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		last->next = &wr;
 	else
 		first = &wr;
-	rc = ib_post_send(ep->id->qp, first, NULL);
+	/* unsignaled: the Send's completion says they are done */
+	list_for_each_entry_reverse(w, &sb->writes, node)
+		first = rdma_rw_ctx_wrs(&w->ctx, qp, ep->id->port_num, NULL,
+					first);
+	rc = ib_post_send(qp, first, &bad);
 	if (rc) {
 		trace_rpcr_post_error(ep->id, rc);
-		rpcr_ep_sbuf_put(sb);
+		*none = bad == first;
 	}
+	return rc;
+}
+
+/**
+ * rpcr_ep_send() - post a Send of a send buffer's first bytes
+ * @ep: endpoint
+ * @sb: buffer from rpcr_ep_sbuf_get(); back in the pool when the Send
+ *	completes, or at once if it cannot be posted
+ * @len: bytes to send, at most the inline size
+ * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
+ * @first: work requests to post before the Send, chained up to @last
+ *	(NULL: none); their completions are their owner's business
+ * @last: the last of them
+ *
+ * Return: 0 or the negative errno of ib_post_send().
+ */
+int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
+{
+	bool none;
+	int rc;
+
+	rc = rpcr_ep_post_send(ep, sb, len, inv_rkey, first, last, &none);
+	if (rc)
+		rpcr_ep_sbuf_put(sb);
+	return rc;
+}
+
+/**
+ * rpcr_ep_send_writes() - post RDMA Writes and a Send behind them at once
+ * @ep: endpoint, created with @cfg.rdma_ctxs
+ * @sb: buffer from rpcr_ep_sbuf_get(), holding the message
+ * @len: bytes to send, at most the inline size
+ * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
+ * @writes: list of struct rpcr_write from rpcr_ep_write_add(), taken over
+ *	(emptied) whatever the outcome
+ *
+ * Waits, boundedly, for the send queue to have room for every work
+ * request of @writes, then posts them and the Send in one chain, and
+ * returns without waiting for them. The Writes' memory, the send buffer
+ * and the SQ slots are released by the Send's completion; when the post
+ * fails part way, after the connection is drained.
+ *
+ * Return: 0, or a negative errno: the post failed, no room came.
+ */
+int rpcr_ep_send_writes(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+			u32 inv_rkey, struct list_head *writes)
+{
+	struct rpcr_write *w;
+	bool none = true;
+	u32 nwr = 0;
+	int rc;
+
+	list_for_each_entry(w, writes, node)
+		nwr += w->nwr;
+	rc = rpcr_ep_sq_get(ep, nwr);
+	list_splice_init(writes, &sb->writes);
+	if (!rc) {
+		sb->sq_wrs = nwr;
+		rc = rpcr_ep_post_send(ep, sb, len, inv_rkey, NULL, NULL,
+				       &none);
+	}
+	if (!rc)
+		return 0;
+	if (!none) {
+		/* some went: no completion will say when the device is
+		 * done with their memory; the drain will
+		 */
+		rpcr_ep_disconnect(ep);
+		spin_lock_bh(&ep->lock);
+		list_add(&sb->node, &ep->orphans);
+		spin_unlock_bh(&ep->lock);
+		return rc;
+	}
+	rpcr_ep_sbuf_writes_done(sb);
+	rpcr_ep_sbuf_put(sb);
 	return rc;
 }
 
@@ -306,6 +469,7 @@ static int rpcr_ep_alloc_bufs(struct rpcr_ep *ep)
 
 		sb->ep = ep;
 		sb->cqe.done = rpcr_ep_send_done;
+		INIT_LIST_HEAD(&sb->writes);
 		sb->buf = rpcr_ep_map_buf(ep, ep->cfg.send_size, &sb->dma,
 					  DMA_TO_DEVICE);
 		if (!sb->buf)
@@ -335,6 +499,7 @@ static int rpcr_ep_create_qp(struct rpcr_ep *ep)
 		.qp_type	= IB_QPT_RC,
 		.port_num	= ep->id->port_num,
 	};
+	u32 depth;
 	int rc;
 
 	ep->pd = ib_alloc_pd(dev, 0);
@@ -355,6 +520,14 @@ static int rpcr_ep_create_qp(struct rpcr_ep *ep)
 	rc = rdma_create_qp(ep->id, ep->pd, &attr);
 	if (rc)
 		return rc;
+	/* Reads and Writes get the SQ the Sends leave (rdma_rw's room
+	 * too: attr has the depth made) but one work request, the drain's;
+	 * and no more than the send CQ holds besides them, as each may
+	 * complete in error
+	 */
+	depth = min_t(u32, attr.cap.max_send_wr, ep->scq->cqe);
+	ep->sq_max = depth > ep->cfg.nsend + 1 ? depth - ep->cfg.nsend - 1 : 0;
+	ep->sq_avail = ep->sq_max;
 	return rpcr_ep_alloc_bufs(ep);
 }
 
@@ -371,6 +544,8 @@ static struct rpcr_ep *rpcr_ep_alloc(const struct rpcr_ep_cfg *cfg,
 	init_completion(&ep->cm_done);
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->free);
+	INIT_LIST_HEAD(&ep->orphans);
+	init_waitqueue_head(&ep->sq_wait);
 	return ep;
 }
 
@@ -515,7 +690,14 @@ void rpcr_ep_drain(struct rpcr_ep *ep)
 /* everything of the endpoint on its id's device: QP, buffers, CQs, PD */
 static void rpcr_ep_release(struct rpcr_ep *ep)
 {
+	struct rpcr_sbuf *sb, *tmp;
+
 	rpcr_ep_drain(ep);
+	/* the drain is past every work request: orphans' too */
+	list_for_each_entry_safe(sb, tmp, &ep->orphans, node) {
+		list_del(&sb->node);
+		rpcr_ep_sbuf_writes_done(sb);
+	}
 	if (ep->id->qp)
 		rdma_destroy_qp(ep->id);
 	rpcr_ep_free_bufs(ep);
@@ -606,12 +788,17 @@ int rpcr_ep_rw(struct rpcr_ep *ep, struct scatterlist *sg, u32 nents,
 	u32 port = ep->id->port_num;
 	struct rpcr_rw_wait w = { .cqe.done = rpcr_ep_rw_done };
 	struct rdma_rw_ctx ctx;
+	u32 nwr;
 	int rc;
 
 	rc = rdma_rw_ctx_init(&ctx, qp, port, sg, nents, 0, seg->offset,
 			      seg->handle, dir);
 	if (rc < 0)
 		return rc;
+	nwr = rc;
+	rc = rpcr_ep_sq_get(ep, nwr);
+	if (rc)
+		goto out;
 	init_completion(&w.done);
 	rc = rdma_rw_ctx_post(&ctx, qp, port, &w.cqe, NULL);
 	if (!rc) {
@@ -622,8 +809,52 @@ int rpcr_ep_rw(struct rpcr_ep *ep, struct scatterlist *sg, u32 nents,
 		trace_rpcr_post_error(ep->id, rc);
 		rpcr_ep_disconnect(ep);
 	}
+	rpcr_ep_sq_put(ep, nwr);
+out:
 	rdma_rw_ctx_destroy(&ctx, qp, port, sg, nents, dir);
 	return rc;
+}
+
+/**
+ * rpcr_ep_write_add() - prepare an RDMA Write of our memory to a segment
+ * @ep: endpoint, created with @cfg.rdma_ctxs
+ * @writes: list the Write joins, for rpcr_ep_send_writes() or
+ *	rpcr_ep_writes_free()
+ * @sg: our memory, copied: the caller may reuse it
+ * @nents: entries of @sg
+ * @seg: the peer's segment: handle, offset, and no more bytes than it has
+ *
+ * Maps @sg for the device and holds a reference on each of its pages, so
+ * the Write reads them unchanged after their owner has let them go.
+ *
+ * Return: 0, or a negative errno.
+ */
+int rpcr_ep_write_add(struct rpcr_ep *ep, struct list_head *writes,
+		      const struct scatterlist *sg, u32 nents,
+		      const struct rpcr_seg *seg)
+{
+	struct scatterlist *s;
+	struct rpcr_write *w;
+	u32 i;
+	int rc;
+
+	w = kmalloc(struct_size(w, sg, nents), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	memcpy(w->sg, sg, nents * sizeof(*sg));
+	w->nents = nents;
+	rc = rdma_rw_ctx_init(&w->ctx, ep->id->qp, ep->id->port_num, w->sg,
+			      nents, 0, seg->offset, seg->handle,
+			      DMA_TO_DEVICE);
+	if (rc < 0) {
+		kfree(w);
+		return rc;
+	}
+	w->nwr = rc;
+	for_each_sg(w->sg, s, nents, i)
+		get_page(sg_page(s));
+	list_add_tail(&w->node, writes);
+	return 0;
 }
 
 /* Events of a listening id and of the ids of the connections it was

@@ -13,8 +13,10 @@
 #include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
 
 #include "rpcr_wire.h"
 
@@ -61,7 +63,11 @@ struct rpcr_ep_cfg {
  * struct rpcr_sbuf - a send buffer, mapped for the device
  * @cqe: completion of its Send
  * @ep: owner
- * @node: on the free list of @ep while not in use
+ * @node: on the free list of @ep while not in use; on its @orphans when a
+ *	chained post failed part way
+ * @writes: RDMA Writes (struct rpcr_write) posted in front of the Send,
+ *	released when it completes
+ * @sq_wrs: SQ slots of @ep->sq_avail the Writes hold
  * @buf: the bytes
  * @dma: their bus address
  */
@@ -69,8 +75,26 @@ struct rpcr_sbuf {
 	struct ib_cqe		cqe;
 	struct rpcr_ep		*ep;
 	struct list_head	node;
+	struct list_head	writes;
+	u32			sq_wrs;
 	u8			*buf;
 	u64			dma;
+};
+
+/**
+ * struct rpcr_write - an RDMA Write to go in front of a Send
+ * @node: on the caller's list, then on the send buffer's @writes
+ * @ctx: the rdma_rw context, mapping @sg
+ * @nwr: its work requests (SQ slots)
+ * @nents: entries of @sg
+ * @sg: our memory; a reference is held on each page until it is released
+ */
+struct rpcr_write {
+	struct list_head	node;
+	struct rdma_rw_ctx	ctx;
+	u32			nwr;
+	u32			nents;
+	struct scatterlist	sg[];
 };
 
 /**
@@ -105,8 +129,15 @@ struct rpcr_rbuf {
  * @peer_recv: largest Send the peer takes (RFC 8797; 1024 without)
  * @peer_send: largest Send the peer makes
  * @peer_inv: the peer welcomes Send With Invalidate
- * @lock: protects @free
+ * @lock: protects @free, @orphans and @sq_avail
  * @free: send buffers not in use
+ * @orphans: send buffers whose chained post failed after its first work
+ *	requests went out: no completion tells when the device is done with
+ *	them, so they are released after the drain
+ * @sq_max: SQ slots for RDMA Read and Write work requests (the Sends
+ *	have one each of their own besides), bounded by the send CQ's room
+ * @sq_avail: of those, the ones free
+ * @sq_wait: woken when slots come back
  * @sbufs: every send buffer
  * @rbufs: every receive buffer
  */
@@ -126,8 +157,12 @@ struct rpcr_ep {
 	u32				peer_recv;
 	u32				peer_send;
 	bool				peer_inv;
-	spinlock_t			lock;	/* @free */
+	spinlock_t			lock;	/* @free, @orphans, @sq_avail */
 	struct list_head		free;
+	struct list_head		orphans;
+	u32				sq_max;
+	u32				sq_avail;
+	wait_queue_head_t		sq_wait;
 	struct rpcr_sbuf		*sbufs;
 	struct rpcr_rbuf		*rbufs;
 };
@@ -185,6 +220,10 @@ struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
 			       const struct rpcr_ep_ops *ops, void *owner);
 int rpcr_ep_rw(struct rpcr_ep *ep, struct scatterlist *sg, u32 nents,
 	       const struct rpcr_seg *seg, enum dma_data_direction dir);
+int rpcr_ep_write_add(struct rpcr_ep *ep, struct list_head *writes,
+		      const struct scatterlist *sg, u32 nents,
+		      const struct rpcr_seg *seg);
+void rpcr_ep_writes_free(struct rpcr_ep *ep, struct list_head *writes);
 
 struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
 				const struct rpcr_ep_cfg *cfg,
@@ -197,5 +236,7 @@ struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep);
 void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb);
 int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last);
+int rpcr_ep_send_writes(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+			u32 inv_rkey, struct list_head *writes);
 
 #endif /* _RPCR_EP_H */

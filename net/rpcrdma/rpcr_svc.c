@@ -422,13 +422,15 @@ static int rpcr_svc_result_payload(struct svc_rqst *rqstp, unsigned int off,
 	return 0;
 }
 
-/* RDMA Write ranges of the reply into a chunk's segments, in order;
- * @got gets the chunk with the lengths written (§3.4.6)
+/* RDMA Writes of ranges of the reply into a chunk's segments, in order,
+ * onto @writes for the reply's Send to go behind; @got gets the chunk
+ * with the lengths written (§3.4.6)
  */
 static int rpcr_svc_push(struct rpcr_svc_xprt *sx, const struct xdr_buf *res,
 			 const u32 *off, const u32 *len, int nranges,
 			 const struct rpcr_write_chunk *chunk,
-			 struct rpcr_write_chunk *got)
+			 struct rpcr_write_chunk *got,
+			 struct list_head *writes)
 {
 	u32 max = RPCSVC_MAXPAGES + 2, i = 0, r, n, at;
 	struct scatterlist *sg;
@@ -460,7 +462,7 @@ static int rpcr_svc_push(struct rpcr_svc_xprt *sx, const struct xdr_buf *res,
 			seg.length = n;
 			nents = rpcr_xdr_sg(res, off[r] + at, n, sg, max);
 			rc = nents < 0 ? nents :
-			     rpcr_ep_rw(sx->ep, sg, nents, &seg, DMA_TO_DEVICE);
+			     rpcr_ep_write_add(sx->ep, writes, sg, nents, &seg);
 			got->segs[i].length += n;
 		}
 	}
@@ -496,12 +498,13 @@ struct rpcr_sbuf *rpcr_svc_sbuf(struct rpcr_svc_xprt *sx)
 /* Where the reply goes (§3.4.6, §3.5.4): the READ payload by RDMA Write
  * into the first Write chunk, the rest inline when it fits the client's
  * receive buffers, else by RDMA Write into the Reply chunk. Leaves in @h
- * the reply's header and in @off and @len the ranges of @res to send
- * inline. -EMSGSIZE: the client's chunks cannot hold the reply.
+ * the reply's header, in @off and @len the ranges of @res to send
+ * inline, and on @writes the RDMA Writes, not yet posted. -EMSGSIZE: the
+ * client's chunks cannot hold the reply.
  */
 static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 			  const struct xdr_buf *res, u32 send_max,
-			  u32 *off, u32 *len)
+			  u32 *off, u32 *len, struct list_head *writes)
 {
 	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
 	u32 i, j;
@@ -523,7 +526,7 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 		u32 end = ctxt->pay_off + ctxt->pay_len;
 
 		rc = rpcr_svc_push(sx, res, &ctxt->pay_off, &ctxt->pay_len, 1,
-				   &call->writes[0], &h->writes[0]);
+				   &call->writes[0], &h->writes[0], writes);
 		if (rc)
 			return rc;
 		/* out of the reply with its roundup */
@@ -536,7 +539,8 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 		return 0;
 	if (!call->has_reply)
 		return -EMSGSIZE;
-	rc = rpcr_svc_push(sx, res, off, len, 2, &call->reply, &h->reply);
+	rc = rpcr_svc_push(sx, res, off, len, 2, &call->reply, &h->reply,
+			   writes);
 	if (rc)
 		return rc;
 	h->has_reply = true;
@@ -557,6 +561,7 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	u32 off[2], len[2];
 	u32 rlen, i, pos, inv;
 	struct rpcr_sbuf *sb;
+	LIST_HEAD(writes);
 	int hlen, rc;
 
 	if (test_bit(XPT_CLOSE, &xpt->xpt_flags))
@@ -566,9 +571,12 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	h->vers = RPCR_VERSION_1;
 	h->credit = sx->credits;
 	h->proc = RPCR_MSG;
-	rc = rpcr_svc_place(sx, ctxt, res, send_max, off, len);
+	rc = rpcr_svc_place(sx, ctxt, res, send_max, off, len, &writes);
 	if (rc == -EMSGSIZE) {
-		/* §4.5: ERR_CHUNK, and the connection stays */
+		/* §4.5: ERR_CHUNK, and the connection stays; the data of a
+		 * chunk that did fit is not sent for nothing
+		 */
+		rpcr_ep_writes_free(sx->ep, &writes);
 		trace_rpcr_reply_drop(call->xid, res->len, RPCR_DROP_CHUNK, rc);
 		rpcr_hdr_error(h, call->xid, sx->credits, RPCR_ERR_CHUNK);
 		len[0] = 0;
@@ -605,12 +613,16 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	 * and posts no LOCAL_INV of its own (RFC 8797)
 	 */
 	inv = sx->ep->peer_inv ? rpcr_hdr_inv_handle(call) : 0;
-	rc = rpcr_ep_send(sx->ep, sb, pos, inv, NULL, NULL);
+	/* the Writes go in front of the Send, not waited for: they hold
+	 * the reply's pages until the Send completes
+	 */
+	rc = rpcr_ep_send_writes(sx->ep, sb, pos, inv, &writes);
 	if (rc)
 		goto fail;
 	return res->len;
 
 fail:
+	rpcr_ep_writes_free(sx->ep, &writes);
 	/* a reply that did not go: the client's retry comes on a new
 	 * connection
 	 */
