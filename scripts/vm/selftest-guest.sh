@@ -9,6 +9,8 @@ source "$SMCR_REPO/scripts/vm/guest-lib.sh"
 has_addr() { ip -o addr show dev eth0 | grep -w "$1" >/dev/null; }
 
 tap_check "hostname is smc${SMCR_ROLE^^}" test "$(hostname)" = "smc${SMCR_ROLE^^}"
+tap_check "SMCR_GUEST_SELFTEST_KNOB reaches the guest as SELFTEST_KNOB" \
+	test "${SELFTEST_KNOB:-}" = "a b"
 tap_check "eth0 has $SMCR_SELF_IP" has_addr "$SMCR_SELF_IP/24"
 tap_check "eth0 has $SMCR_SELF_IP6" has_addr "$SMCR_SELF_IP6/64"
 tap_check "ping peer $SMCR_PEER_IP" ping -c 2 -W 3 "$SMCR_PEER_IP"

@@ -8,7 +8,8 @@
 # guest a; Linux's rpcrdma is kept from loading there) against Linux's
 # knfsd and svcrdma on guest b, with nfs-lib.sh's workload:
 #   v3        NFSv3 over IPv4, -o vers=3,proto=rdma,port=20049 plus
-#             $NFS_CLIENT_EXTRA_OPTS (none by default, e.g. "rsize=65536");
+#             $NFS_CLIENT_EXTRA_OPTS (none by default, e.g. "rsize=65536"
+#             with SMCR_GUEST_NFS_CLIENT_EXTRA_OPTS=rsize=65536 on the host);
 #             the RoCEv2 frames of the mount are captured and decoded (CM
 #             private data, credits, headers) to show what we put on the wire
 #   v3-ip6    the same over IPv6 (proto=rdma6, [fd77::2]); b's knfsd

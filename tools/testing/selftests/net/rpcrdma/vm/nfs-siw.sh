@@ -32,8 +32,8 @@
 # in the out dir: NAME.a.rpcr-client.trace, NAME.a.rpcr-server.trace
 # (rpcr, all events) and NAME.b.rpcrdma.trace (Linux's rpcrdma, all events).
 #   scripts/run-tests nfs-siw
-# NFS_SIW_LINUX=1 in the environment runs Linux's rpcrdma on both guests
-# instead (the harness' baseline).
+# SMCR_GUEST_NFS_SIW_LINUX=1 scripts/run-tests nfs-siw runs Linux's
+# rpcrdma on both guests instead (the harness' baseline).
 set -uo pipefail
 # shellcheck source=scripts/vm/guest-lib.sh
 source "$SMCR_REPO/scripts/vm/guest-lib.sh"
