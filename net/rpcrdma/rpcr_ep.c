@@ -238,6 +238,20 @@ static void rpcr_ep_sbuf_writes_done(struct rpcr_sbuf *sb)
 	sb->sq_wrs = 0;
 }
 
+/**
+ * rpcr_ep_unsignaled_done() - completion handler of unsignaled work requests
+ * @cq: send CQ
+ * @wc: the completion, which only a failure or a flush produces
+ *
+ * Traces the failure; the signaled Send behind the request fails too,
+ * and that ends the connection.
+ */
+void rpcr_ep_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		trace_rpcr_wc_error(wc);
+}
+
 /* On an RC QP a Send completes after the work requests posted before it:
  * its completion, successful or flushed, ends the RDMA Writes chained in
  * front of it too.
@@ -296,6 +310,7 @@ static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 {
 	struct ib_qp *qp = ep->id->qp;
 	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *head, *p;
 	struct rpcr_write *w;
 	struct ib_sge sge = {
 		.addr	= sb->dma,
@@ -318,10 +333,15 @@ static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		last->next = &wr;
 	else
 		first = &wr;
-	/* unsignaled: the Send's completion says they are done */
+	/* unsignaled: the Send's completion says they are done, and a
+	 * failed one is traced by its own
+	 */
+	head = first;
 	list_for_each_entry_reverse(w, &sb->writes, node)
 		first = rdma_rw_ctx_wrs(&w->ctx, qp, ep->id->port_num, NULL,
 					first);
+	for (p = first; p != head; p = p->next)
+		p->wr_cqe = &sb->wcqe;
 	rc = ib_post_send(qp, first, &bad);
 	if (rc) {
 		trace_rpcr_post_error(ep->id, rc);
@@ -469,6 +489,7 @@ static int rpcr_ep_alloc_bufs(struct rpcr_ep *ep)
 
 		sb->ep = ep;
 		sb->cqe.done = rpcr_ep_send_done;
+		sb->wcqe.done = rpcr_ep_unsignaled_done;
 		INIT_LIST_HEAD(&sb->writes);
 		sb->buf = rpcr_ep_map_buf(ep, ep->cfg.send_size, &sb->dma,
 					  DMA_TO_DEVICE);

@@ -62,6 +62,8 @@ struct rpcr_ep_cfg {
 /**
  * struct rpcr_sbuf - a send buffer, mapped for the device
  * @cqe: completion of its Send
+ * @wcqe: completion entry of the Writes in front of the Send, which
+ *	are unsignaled: only a failure or a flush completes one
  * @ep: owner
  * @node: on the free list of @ep while not in use; on its @orphans when a
  *	chained post failed part way
@@ -73,6 +75,7 @@ struct rpcr_ep_cfg {
  */
 struct rpcr_sbuf {
 	struct ib_cqe		cqe;
+	struct ib_cqe		wcqe;
 	struct rpcr_ep		*ep;
 	struct list_head	node;
 	struct list_head	writes;
@@ -229,6 +232,7 @@ struct rpcr_ep *rpcr_ep_connect(struct net *net, const struct sockaddr *dst,
 				const struct rpcr_ep_cfg *cfg,
 				const struct rpcr_ep_ops *ops, void *owner);
 void rpcr_ep_disconnect(struct rpcr_ep *ep);
+void rpcr_ep_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc);
 void rpcr_ep_drain(struct rpcr_ep *ep);
 void rpcr_ep_wait_wr(struct rpcr_ep *ep, struct completion *done);
 void rpcr_ep_destroy(struct rpcr_ep *ep);

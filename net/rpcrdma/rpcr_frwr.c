@@ -19,15 +19,6 @@
 /* pages an MR maps: 1 MiB of payload and its unaligned ends */
 #define RPCR_FRWR_DEPTH		(SZ_1M / PAGE_SIZE + 2)
 
-static void rpcr_frwr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	/* unsignaled: seen only when it failed; the Send after it fails
-	 * too, and that ends the connection
-	 */
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		trace_rpcr_wc_error(wc);
-}
-
 static void rpcr_frwr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rpcr_mr *m = container_of(wc->wr_cqe, struct rpcr_mr, inv_cqe);
@@ -74,7 +65,7 @@ struct rpcr_frwr *rpcr_frwr_create(struct rpcr_ep *ep, u32 nmrs)
 			ib_dereg_mr(m->mr);
 			goto fail;
 		}
-		m->reg_cqe.done = rpcr_frwr_reg_done;
+		m->reg_cqe.done = rpcr_ep_unsignaled_done;
 		m->inv_cqe.done = rpcr_frwr_inv_done;
 		init_completion(&m->inv_done);
 		list_add_tail(&m->node, &pool->free);

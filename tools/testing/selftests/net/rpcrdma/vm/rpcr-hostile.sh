@@ -52,6 +52,9 @@ guest_b() {
 	barrier hostile-done 300
 	trace_counts
 	tap_check "b: knfsd still listens on rdma $NFS_PORT" nfsd_rdma_listens
+	# the reply Write to the bogus Reply chunk handle is unsignaled
+	tap_check "b: the failed reply Write is traced with its status" \
+		grep -m 1 'rpcr_wc_error: .*REM_ACCESS_ERR' $TRACE/trace
 	tap_check "no kernel warning after the hostile peer (b)" dmesg_clean
 	barrier nfs-done 300
 	nfs_server_report
