@@ -131,14 +131,16 @@ nfs_roce_blackout() {
 # nfs_server_report: what the server saw, as diagnostics
 nfs_server_report() {
 	echo "# server rpc stats: $(grep -E '^(rpc|proc3|proc4ops) ' /proc/net/rpc/nfsd | cut -c1-160 | tr '\n' '|')"
-	nfs_rxe_counters_diag
 	grep -H . /proc/sys/sunrpc/svc_rdma/rdma_stat_* 2>/dev/null |
 		sed 's|.*/||; s/^/# svc_rdma /'
+	# the device's counters among them
 	nfs_stuck_diag
 }
 
-# nfs_stuck_diag: what a hang leaves behind, as diagnostics: the RDMA
-# connections and QPs, and the stack of every task in D state
+# nfs_stuck_diag: what a hang leaves behind, as diagnostics: the device's
+# counters and GIDs, eth0's addresses, neighbours and counters, a ping of
+# the peer, the RDMA connections and QPs, and the stack of every task in
+# D state
 nfs_stuck_diag() {
 	local t st g
 
