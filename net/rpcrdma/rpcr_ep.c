@@ -21,6 +21,8 @@
 #define RPCR_EP_WR_TIMEOUT	(30 * HZ)
 /* SGEs per send work request at most */
 #define RPCR_EP_MAX_SGE		16
+/* a Send in this many is signaled at least */
+#define RPCR_EP_SIGNAL_BATCH	16
 
 static void rpcr_ep_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -166,11 +168,11 @@ static bool rpcr_ep_sq_take(struct rpcr_ep *ep, u32 n)
 {
 	bool ok;
 
-	spin_lock_bh(&ep->lock);
+	spin_lock(&ep->lock);
 	ok = ep->sq_avail >= n;
 	if (ok)
 		rpcr_ep_sq_add(ep, -(int)n);
-	spin_unlock_bh(&ep->lock);
+	spin_unlock(&ep->lock);
 	return ok;
 }
 
@@ -178,9 +180,9 @@ static void rpcr_ep_sq_put(struct rpcr_ep *ep, u32 n)
 {
 	if (!n)
 		return;
-	spin_lock_bh(&ep->lock);
+	spin_lock(&ep->lock);
 	rpcr_ep_sq_add(ep, n);
-	spin_unlock_bh(&ep->lock);
+	spin_unlock(&ep->lock);
 	wake_up(&ep->sq_wait);
 }
 
@@ -230,12 +232,30 @@ void rpcr_ep_writes_free(struct rpcr_ep *ep, struct list_head *writes)
 	}
 }
 
-/* the device is done with the Writes in front of a Send: release them */
-static void rpcr_ep_sbuf_writes_done(struct rpcr_sbuf *sb)
+/* The device is done with send buffers taken off @ep->posted: the
+ * Writes in front of their Sends are released, and they go back to
+ * the free list.
+ */
+static void rpcr_ep_sbufs_done(struct rpcr_ep *ep, struct list_head *done)
 {
-	rpcr_ep_writes_free(sb->ep, &sb->writes);
-	rpcr_ep_sq_put(sb->ep, sb->sq_wrs);
-	sb->sq_wrs = 0;
+	struct rpcr_sbuf *sb;
+	u32 n = 0, wrs = 0;
+
+	list_for_each_entry(sb, done, node) {
+		rpcr_ep_writes_free(ep, &sb->writes);
+		wrs += sb->sq_wrs;
+		sb->sq_wrs = 0;
+		n++;
+	}
+	if (!n)
+		return;
+	spin_lock(&ep->lock);
+	list_splice(done, &ep->free);
+	ep->nfree += n;
+	rpcr_ep_sq_add(ep, wrs);
+	spin_unlock(&ep->lock);
+	if (wrs)
+		wake_up(&ep->sq_wait);
 }
 
 /**
@@ -252,21 +272,27 @@ void rpcr_ep_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc)
 		trace_rpcr_wc_error(wc);
 }
 
-/* On an RC QP a Send completes after the work requests posted before it:
- * its completion, successful or flushed, ends the RDMA Writes chained in
- * front of it too.
+/* A Send completed: a signaled one, or any that failed or was flushed.
+ * On an RC QP the work requests posted before it are done too (those
+ * that failed have completed already, in order), so its buffer and
+ * every one in front of it on @posted are released, with the RDMA
+ * Writes chained in front of their Sends.
  */
 static void rpcr_ep_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rpcr_sbuf *sb = container_of(wc->wr_cqe, struct rpcr_sbuf, cqe);
+	struct rpcr_ep *ep = sb->ep;
+	LIST_HEAD(done);
 
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			trace_rpcr_wc_error(wc);
-		rpcr_ep_fail(sb->ep);
+		rpcr_ep_fail(ep);
 	}
-	rpcr_ep_sbuf_writes_done(sb);
-	rpcr_ep_sbuf_put(sb);
+	spin_lock(&ep->lock);
+	list_cut_position(&done, &ep->posted, &sb->node);
+	spin_unlock(&ep->lock);
+	rpcr_ep_sbufs_done(ep, &done);
 }
 
 /**
@@ -280,11 +306,13 @@ struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep)
 {
 	struct rpcr_sbuf *sb;
 
-	spin_lock_bh(&ep->lock);
+	spin_lock(&ep->lock);
 	sb = list_first_entry_or_null(&ep->free, struct rpcr_sbuf, node);
-	if (sb)
+	if (sb) {
 		list_del(&sb->node);
-	spin_unlock_bh(&ep->lock);
+		ep->nfree--;
+	}
+	spin_unlock(&ep->lock);
 	return sb;
 }
 
@@ -296,17 +324,37 @@ void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb)
 {
 	struct rpcr_ep *ep = sb->ep;
 
-	spin_lock_bh(&ep->lock);
+	spin_lock(&ep->lock);
 	list_add(&sb->node, &ep->free);
-	spin_unlock_bh(&ep->lock);
+	ep->nfree++;
+	spin_unlock(&ep->lock);
+}
+
+/* Whether the Send to be posted is signaled. Its completion is what
+ * gives back the buffers of the Sends before it, so one in @ep->batch
+ * is, and each one while free buffers are short: the Send that takes
+ * the last one is always signaled. A Send with Writes in front is too,
+ * as SQ slots and the Writes' pages wait for it.
+ */
+static bool rpcr_ep_signal(struct rpcr_ep *ep, struct rpcr_sbuf *sb)
+{
+	lockdep_assert_held(&ep->lock);
+	if (list_empty(&sb->writes) && ++ep->unsignaled < ep->batch &&
+	    ep->nfree >= ep->batch)
+		return false;
+	ep->unsignaled = 0;
+	return true;
 }
 
 /* Post the Send of @sb behind the Writes it holds and behind @first to
- * @last; @none tells, on failure, that nothing went out.
+ * @last. On failure the Send did not go out: @sb goes back to the free
+ * list and its Writes are released, unless some of the Writes went, in
+ * which case it waits on @posted for the completion of a later Send or
+ * for the drain.
  */
 static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 			     u32 inv_rkey, struct ib_send_wr *first,
-			     struct ib_send_wr *last, bool *none)
+			     struct ib_send_wr *last)
 {
 	struct ib_qp *qp = ep->id->qp;
 	const struct ib_send_wr *bad = NULL;
@@ -322,57 +370,67 @@ static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		.sg_list	= &sge,
 		.num_sge	= 1,
 		.opcode		= inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND,
-		.send_flags	= IB_SEND_SIGNALED,
 		.ex.invalidate_rkey = inv_rkey,
 	};
-	int rc;
+	LIST_HEAD(undo);
+	int rc = -ENOTCONN;
 
 	ib_dma_sync_single_for_device(ep->id->device, sb->dma, len,
 				      DMA_TO_DEVICE);
-	if (first)
-		last->next = &wr;
-	else
-		first = &wr;
 	/* unsignaled: the Send's completion says they are done, and a
 	 * failed one is traced by its own
 	 */
-	head = first;
+	head = &wr;
 	list_for_each_entry_reverse(w, &sb->writes, node)
-		first = rdma_rw_ctx_wrs(&w->ctx, qp, ep->id->port_num, NULL,
-					first);
-	for (p = first; p != head; p = p->next)
+		head = rdma_rw_ctx_wrs(&w->ctx, qp, ep->id->port_num, NULL,
+				       head);
+	for (p = head; p != &wr; p = p->next)
 		p->wr_cqe = &sb->wcqe;
-	rc = ib_post_send(qp, first, &bad);
-	if (rc) {
-		trace_rpcr_post_error(ep->id, rc);
-		*none = bad == first;
+	if (first)
+		last->next = head;
+	else
+		first = head;
+
+	spin_lock(&ep->lock);
+	if (!ep->drained) {
+		if (rpcr_ep_signal(ep, sb))
+			wr.send_flags = IB_SEND_SIGNALED;
+		list_add_tail(&sb->node, &ep->posted);
+		rc = ib_post_send(qp, first, &bad);
+		/* the Send is last: it went unless all went. With none of
+		 * the Writes out, the buffer is free again
+		 */
+		if (rc && (list_empty(&sb->writes) || bad == head))
+			list_move(&sb->node, &undo);
+	} else {
+		list_add(&sb->node, &undo);
 	}
+	spin_unlock(&ep->lock);
+	if (!rc)
+		return 0;
+	trace_rpcr_post_error(ep->id, rc);
+	rpcr_ep_sbufs_done(ep, &undo);
 	return rc;
 }
 
 /**
  * rpcr_ep_send() - post a Send of a send buffer's first bytes
  * @ep: endpoint
- * @sb: buffer from rpcr_ep_sbuf_get(); back in the pool when the Send
- *	completes, or at once if it cannot be posted
+ * @sb: buffer from rpcr_ep_sbuf_get(); back in the pool once the device
+ *	is done with it, or at once if it cannot be posted
  * @len: bytes to send, at most the inline size
  * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
  * @first: work requests to post before the Send, chained up to @last
  *	(NULL: none); their completions are their owner's business
  * @last: the last of them
  *
- * Return: 0 or the negative errno of ib_post_send().
+ * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
+ * errno of ib_post_send().
  */
 int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
 {
-	bool none;
-	int rc;
-
-	rc = rpcr_ep_post_send(ep, sb, len, inv_rkey, first, last, &none);
-	if (rc)
-		rpcr_ep_sbuf_put(sb);
-	return rc;
+	return rpcr_ep_post_send(ep, sb, len, inv_rkey, first, last);
 }
 
 /**
@@ -396,7 +454,7 @@ int rpcr_ep_send_writes(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 			u32 inv_rkey, struct list_head *writes)
 {
 	struct rpcr_write *w;
-	bool none = true;
+	LIST_HEAD(undo);
 	u32 nwr = 0;
 	int rc;
 
@@ -404,25 +462,18 @@ int rpcr_ep_send_writes(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		nwr += w->nwr;
 	rc = rpcr_ep_sq_get(ep, nwr);
 	list_splice_init(writes, &sb->writes);
-	if (!rc) {
-		sb->sq_wrs = nwr;
-		rc = rpcr_ep_post_send(ep, sb, len, inv_rkey, NULL, NULL,
-				       &none);
-	}
-	if (!rc)
-		return 0;
-	if (!none) {
-		/* some went: no completion will say when the device is
-		 * done with their memory; the drain will
-		 */
-		rpcr_ep_disconnect(ep);
-		spin_lock_bh(&ep->lock);
-		list_add(&sb->node, &ep->orphans);
-		spin_unlock_bh(&ep->lock);
+	if (rc) {
+		list_add(&sb->node, &undo);
+		rpcr_ep_sbufs_done(ep, &undo);
 		return rc;
 	}
-	rpcr_ep_sbuf_writes_done(sb);
-	rpcr_ep_sbuf_put(sb);
+	sb->sq_wrs = nwr;
+	rc = rpcr_ep_post_send(ep, sb, len, inv_rkey, NULL, NULL);
+	/* some Writes went: no completion may come for them; the drain
+	 * will release them
+	 */
+	if (rc)
+		rpcr_ep_disconnect(ep);
 	return rc;
 }
 
@@ -496,7 +547,12 @@ static int rpcr_ep_alloc_bufs(struct rpcr_ep *ep)
 		if (!sb->buf)
 			return -ENOMEM;
 		list_add_tail(&sb->node, &ep->free);
+		ep->nfree++;
 	}
+	/* as Linux's client does: an eighth of the Sends a connection
+	 * may have outstanding, here a quarter of the buffers
+	 */
+	ep->batch = clamp_t(u32, ep->cfg.nsend / 4, 1, RPCR_EP_SIGNAL_BATCH);
 	return 0;
 }
 
@@ -565,7 +621,7 @@ static struct rpcr_ep *rpcr_ep_alloc(const struct rpcr_ep_cfg *cfg,
 	init_completion(&ep->cm_done);
 	spin_lock_init(&ep->lock);
 	INIT_LIST_HEAD(&ep->free);
-	INIT_LIST_HEAD(&ep->orphans);
+	INIT_LIST_HEAD(&ep->posted);
 	init_waitqueue_head(&ep->sq_wait);
 	return ep;
 }
@@ -700,25 +756,34 @@ void rpcr_ep_disconnect(struct rpcr_ep *ep)
  */
 void rpcr_ep_drain(struct rpcr_ep *ep)
 {
+	LIST_HEAD(left);
+	bool again;
+
 	WRITE_ONCE(ep->up, false);
-	if (ep->id->qp && !ep->drained) {
-		rdma_disconnect(ep->id);
-		ib_drain_qp(ep->id->qp);
-		ep->drained = true;
-	}
+	if (!ep->id->qp)
+		return;
+	/* no Send is posted from here on: none follows the drain's */
+	spin_lock(&ep->lock);
+	again = ep->drained;
+	ep->drained = true;
+	spin_unlock(&ep->lock);
+	if (again)
+		return;
+	rdma_disconnect(ep->id);
+	ib_drain_qp(ep->id->qp);
+	/* Sends that went unsignaled after the last completion, and
+	 * buffers whose post failed part way: the device is done with them
+	 */
+	spin_lock(&ep->lock);
+	list_splice_init(&ep->posted, &left);
+	spin_unlock(&ep->lock);
+	rpcr_ep_sbufs_done(ep, &left);
 }
 
 /* everything of the endpoint on its id's device: QP, buffers, CQs, PD */
 static void rpcr_ep_release(struct rpcr_ep *ep)
 {
-	struct rpcr_sbuf *sb, *tmp;
-
 	rpcr_ep_drain(ep);
-	/* the drain is past every work request: orphans' too */
-	list_for_each_entry_safe(sb, tmp, &ep->orphans, node) {
-		list_del(&sb->node);
-		rpcr_ep_sbuf_writes_done(sb);
-	}
 	if (ep->id->qp)
 		rdma_destroy_qp(ep->id);
 	rpcr_ep_free_bufs(ep);

@@ -65,8 +65,8 @@ struct rpcr_ep_cfg {
  * @wcqe: completion entry of the Writes in front of the Send, which
  *	are unsignaled: only a failure or a flush completes one
  * @ep: owner
- * @node: on the free list of @ep while not in use; on its @orphans when a
- *	chained post failed part way
+ * @node: on the free list of @ep while not in use, on its @posted list
+ *	from the post of its Send until the device is known to be done
  * @writes: RDMA Writes (struct rpcr_write) posted in front of the Send,
  *	released when it completes
  * @sq_wrs: SQ slots of @ep->sq_avail the Writes hold
@@ -127,16 +127,24 @@ struct rpcr_rbuf {
  * @cm_status: its outcome, 0 or a negative errno
  * @up: established and not yet seen going down; set and cleared only by
  *	the CM handler and rpcr_ep_destroy(), which the CM serialises
- * @drained: rpcr_ep_drain() flushed the QP
+ * @drained: rpcr_ep_drain() began: no Send is posted any more
  * @passive: accepted, not connected
  * @peer_recv: largest Send the peer takes (RFC 8797; 1024 without)
  * @peer_send: largest Send the peer makes
  * @peer_inv: the peer welcomes Send With Invalidate
- * @lock: protects @free, @orphans and @sq_avail
+ * @lock: protects @drained, @free, @nfree, @posted, @unsignaled and
+ *	@sq_avail; held across the post of a Send, so that @posted is in
+ *	the order of the send queue. Taken in process context only (both
+ *	CQs are polled from a workqueue), and without disabling bottom
+ *	halves: the device's send tasklet runs after the post, not in it
  * @free: send buffers not in use
- * @orphans: send buffers whose chained post failed after its first work
- *	requests went out: no completion tells when the device is done with
- *	them, so they are released after the drain
+ * @nfree: how many
+ * @posted: send buffers whose Send was posted (or whose chained post
+ *	failed after its first Writes went out), oldest first: a completion
+ *	releases its own buffer and every one in front of it, as an RC send
+ *	queue completes in order; the drain releases the rest
+ * @unsignaled: Sends posted unsignaled since the last signaled one
+ * @batch: a Send in this many is signaled at least
  * @sq_max: SQ slots for RDMA Read and Write work requests (the Sends
  *	have one each of their own besides), bounded by the send CQ's room
  * @sq_avail: of those, the ones free
@@ -160,9 +168,12 @@ struct rpcr_ep {
 	u32				peer_recv;
 	u32				peer_send;
 	bool				peer_inv;
-	spinlock_t			lock;	/* @free, @orphans, @sq_avail */
+	spinlock_t			lock;	/* see above */
 	struct list_head		free;
-	struct list_head		orphans;
+	u32				nfree;
+	struct list_head		posted;
+	u32				unsignaled;
+	u32				batch;
 	u32				sq_max;
 	u32				sq_avail;
 	wait_queue_head_t		sq_wait;

@@ -65,6 +65,7 @@ struct rpcr_frwr *rpcr_frwr_create(struct rpcr_ep *ep, u32 nmrs)
 			ib_dereg_mr(m->mr);
 			goto fail;
 		}
+		sg_init_table(m->sg, pool->depth);
 		m->reg_cqe.done = rpcr_ep_unsignaled_done;
 		m->inv_cqe.done = rpcr_frwr_inv_done;
 		init_completion(&m->inv_done);
@@ -141,11 +142,12 @@ static int rpcr_frwr_fill(struct rpcr_mr *m, struct rpcr_xdr_walk *w,
 {
 	u32 n = 0;
 
-	sg_init_table(m->sg, m->pool->depth);
+	/* the table was set up once; an entry may still end the last use */
 	do {
 		if (n && (*off || m->sg[n - 1].offset + m->sg[n - 1].length !=
 			  PAGE_SIZE))
 			break;
+		sg_unmark_end(&m->sg[n]);
 		sg_set_page(&m->sg[n++], *pg, *len, *off);
 		*more = rpcr_xdr_next(w, pg, off, len);
 	} while (*more && n < m->pool->depth);

@@ -432,10 +432,16 @@ static int rpcr_svc_push(struct rpcr_svc_xprt *sx, const struct xdr_buf *res,
 			 struct rpcr_write_chunk *got,
 			 struct list_head *writes)
 {
-	u32 max = RPCSVC_MAXPAGES + 2, i = 0, r, n, at;
+	u32 max = 0, i = 0, r, n, at;
 	struct scatterlist *sg;
 	int nents, rc = 0;
 
+	/* a piece of a range spans its pages, and the head's and the
+	 * tail's ends besides
+	 */
+	for (r = 0; r < nranges; r++)
+		max = max(max, (len[r] >> PAGE_SHIFT) + 4);
+	max = min_t(u32, max, RPCSVC_MAXPAGES + 2);
 	*got = *chunk;
 	for (i = 0; i < got->nsegs; i++)
 		got->segs[i].length = 0;

@@ -65,13 +65,14 @@ int rpcr_xdr_sg(const struct xdr_buf *xdr, u32 off, u32 len,
 	u32 poff, plen;
 	u32 n = 0;
 
-	sg_init_table(sg, max);
+	/* entries set up as they are used: @max may be far more */
 	while (rpcr_xdr_next(&w, &pg, &poff, &plen)) {
 		if (n == max)
 			return -EMSGSIZE;
+		sg_init_table(&sg[n], 1);
+		if (n)
+			sg_unmark_end(&sg[n - 1]);
 		sg_set_page(&sg[n++], pg, plen, poff);
 	}
-	if (n)
-		sg_mark_end(&sg[n - 1]);
 	return n;
 }
