@@ -21,6 +21,11 @@
 #define RPCR_BC_SLOTS	8
 #define RPCR_BC_INLINE	RPCR_V1_INLINE_DEFAULT
 
+/* the call buffers a transport keeps: a page, which the buffers of the
+ * most frequent calls fit (NFS READ, WRITE, GETATTR, ...)
+ */
+#define RPCR_REQ_SPARE_SIZE	PAGE_SIZE
+
 /* Counters of a transport, printed in /proc/self/mountstats in the
  * order of Linux's xprtrdma (the columns nfs-utils' mountstats reads)
  */
@@ -59,6 +64,10 @@ enum rpcr_stat {
  * @shdr: the header of the call being sent, under XPRT_LOCKED
  * @rhdr: the header of the reply being handled; the receive CQ handles
  *	one message at a time
+ * @spare_lock: protects @spare and @nspare
+ * @spare: call buffers of RPCR_REQ_SPARE_SIZE kept for the next calls
+ *	(struct rpcr_req, on their @mrs)
+ * @nspare: how many, @max_reqs at most
  * @stats: enum rpcr_stat counters
  */
 struct rpcr_xprt {
@@ -73,6 +82,9 @@ struct rpcr_xprt {
 	u32			inline_write;
 	struct rpcr_hdr		shdr;
 	struct rpcr_hdr		rhdr;
+	spinlock_t		spare_lock;	/* @spare, @nspare */
+	struct list_head	spare;
+	u32			nspare;
 	atomic_long_t		stats[RPCR_ST_NR];
 };
 
@@ -80,11 +92,13 @@ struct rpcr_xprt {
  * struct rpcr_req - a call's transport state, in front of its buffers
  * @mrs: the registrations its chunks offer the server; the call's task
  *	owns the list, the reply handler while it holds the call pinned,
- *	and the connection's teardown under @ep_sem
+ *	and the connection's teardown under @ep_sem. While the buffer is
+ *	a spare of the transport, its node on @spare
  * @write: the Write chunk offered, if @nwrite
  * @nwrite: 1 with a Write chunk, else 0
  * @reply: the Reply chunk offered, if @has_reply
  * @has_reply: a Reply chunk was offered
+ * @spare: the buffer is of RPCR_REQ_SPARE_SIZE bytes, kept when freed
  * @buf: rq_buffer (the call) and rq_rbuffer (the reply)
  */
 struct rpcr_req {
@@ -93,6 +107,7 @@ struct rpcr_req {
 	u32			nwrite;
 	struct rpcr_write_chunk	reply;
 	bool			has_reply;
+	bool			spare;
 	u8			buf[] __aligned(8);
 };
 

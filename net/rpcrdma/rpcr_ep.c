@@ -346,15 +346,25 @@ static bool rpcr_ep_signal(struct rpcr_ep *ep, struct rpcr_sbuf *sb)
 	return true;
 }
 
-/* Post the Send of @sb behind the Writes it holds and behind @first to
- * @last. On failure the Send did not go out: @sb goes back to the free
- * list and its Writes are released, unless some of the Writes went, in
- * which case it waits on @posted for the completion of a later Send or
- * for the drain.
+/**
+ * rpcr_ep_send() - post a Send of a send buffer's first bytes
+ * @ep: endpoint
+ * @sb: buffer from rpcr_ep_sbuf_get() holding the message (and, from
+ *	rpcr_ep_send_writes(), the RDMA Writes to go in front on its
+ *	@writes); back in the pool once the device is done with it, or at
+ *	once if it cannot be posted, unless some of its Writes went: then
+ *	after a later Send's completion or the drain
+ * @len: bytes to send, at most the inline size
+ * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
+ * @first: work requests to post before the Send, chained up to @last
+ *	(NULL: none); their completions are their owner's business
+ * @last: the last of them
+ *
+ * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
+ * errno of ib_post_send().
  */
-static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
-			     u32 inv_rkey, struct ib_send_wr *first,
-			     struct ib_send_wr *last)
+int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
+		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
 {
 	struct ib_qp *qp = ep->id->qp;
 	const struct ib_send_wr *bad = NULL;
@@ -414,26 +424,6 @@ static int rpcr_ep_post_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 }
 
 /**
- * rpcr_ep_send() - post a Send of a send buffer's first bytes
- * @ep: endpoint
- * @sb: buffer from rpcr_ep_sbuf_get(); back in the pool once the device
- *	is done with it, or at once if it cannot be posted
- * @len: bytes to send, at most the inline size
- * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
- * @first: work requests to post before the Send, chained up to @last
- *	(NULL: none); their completions are their owner's business
- * @last: the last of them
- *
- * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
- * errno of ib_post_send().
- */
-int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
-		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
-{
-	return rpcr_ep_post_send(ep, sb, len, inv_rkey, first, last);
-}
-
-/**
  * rpcr_ep_send_writes() - post RDMA Writes and a Send behind them at once
  * @ep: endpoint, created with @cfg.rdma_ctxs
  * @sb: buffer from rpcr_ep_sbuf_get(), holding the message
@@ -468,7 +458,7 @@ int rpcr_ep_send_writes(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		return rc;
 	}
 	sb->sq_wrs = nwr;
-	rc = rpcr_ep_post_send(ep, sb, len, inv_rkey, NULL, NULL);
+	rc = rpcr_ep_send(ep, sb, len, inv_rkey, NULL, NULL);
 	/* some Writes went: no completion may come for them; the drain
 	 * will release them
 	 */

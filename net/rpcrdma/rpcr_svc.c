@@ -28,18 +28,6 @@
 #include "rpcr_xdr.h"
 
 /**
- * struct rpcr_svc_call - a received message
- * @node: on the connection's @calls
- * @len: bytes in @msg
- * @msg: the message
- */
-struct rpcr_svc_call {
-	struct list_head	node;
-	u32			len;
-	u8			msg[];
-};
-
-/**
  * struct rpcr_svc_ctxt - a call in a thread's hands (rq_xprt_ctxt)
  * @call: its header
  * @reply: the reply's header, built in ->xpo_sendto
@@ -55,11 +43,61 @@ struct rpcr_svc_ctxt {
 	bool			has_pay;
 };
 
+/**
+ * struct rpcr_svc_call - a received message, and then the thread's
+ *	context of it until the reply is sent
+ * @node: on the connection's @calls, or on its @spare ones
+ * @len: bytes in @msg
+ * @ctxt: the thread's context
+ * @msg: the message, of the connection's inline size at most
+ */
+struct rpcr_svc_call {
+	struct list_head	node;
+	u32			len;
+	struct rpcr_svc_ctxt	ctxt;
+	u8			msg[];
+};
+
 static struct svc_xprt_class rpcr_svc_class;
 
 static struct rpcr_svc_xprt *rpcr_svc(struct svc_xprt *xpt)
 {
 	return container_of(xpt, struct rpcr_svc_xprt, xpt);
+}
+
+/* A call's memory, from the spare ones of the connection if it has
+ * any: a connection has as many calls as its credits, each one until
+ * its reply is sent, so that many are kept.
+ */
+static struct rpcr_svc_call *rpcr_svc_call_get(struct rpcr_svc_xprt *sx)
+{
+	struct rpcr_svc_call *call;
+
+	spin_lock(&sx->lock);
+	call = list_first_entry_or_null(&sx->spare, struct rpcr_svc_call,
+					node);
+	if (call) {
+		list_del(&call->node);
+		sx->nspare--;
+	}
+	spin_unlock(&sx->lock);
+	if (call)
+		return call;
+	return kmalloc(struct_size(call, msg, sx->inline_size),
+		       GFP_NOFS | __GFP_NOWARN);
+}
+
+static void rpcr_svc_call_put(struct rpcr_svc_xprt *sx,
+			      struct rpcr_svc_call *call)
+{
+	spin_lock(&sx->lock);
+	if (sx->nspare < sx->credits) {
+		list_add(&call->node, &sx->spare);
+		sx->nspare++;
+		call = NULL;
+	}
+	spin_unlock(&sx->lock);
+	kfree(call);
 }
 
 /* the endpoint's handlers, in the receive CQ's context */
@@ -68,7 +106,8 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	struct rpcr_svc_xprt *sx = owner;
 	struct rpcr_svc_call *call;
 
-	call = kmalloc(struct_size(call, msg, len), GFP_NOFS | __GFP_NOWARN);
+	/* (@len is no more than the receive buffers' inline size) */
+	call = rpcr_svc_call_get(sx);
 	if (!call) {
 		/* the client's timer sends it again, on a new connection */
 		trace_rpcr_reply_drop(0, len, RPCR_DROP_SIZE, -ENOMEM);
@@ -83,7 +122,7 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	 */
 	if (sx->ncalls >= sx->credits) {
 		spin_unlock(&sx->lock);
-		kfree(call);
+		rpcr_svc_call_put(sx, call);
 		trace_rpcr_reply_drop(0, len, RPCR_DROP_CREDIT, -ENOSPC);
 		svc_xprt_deferred_close(&sx->xpt);
 		return;
@@ -129,6 +168,7 @@ static struct rpcr_svc_xprt *rpcr_svc_alloc(struct svc_serv *serv,
 	svc_xprt_init(net, &rpcr_svc_class, &sx->xpt, serv);
 	spin_lock_init(&sx->lock);
 	INIT_LIST_HEAD(&sx->calls);
+	INIT_LIST_HEAD(&sx->spare);
 	return sx;
 }
 
@@ -334,8 +374,10 @@ static void rpcr_svc_send_error(struct rpcr_svc_xprt *sx, struct rpcr_hdr *h,
 	rpcr_hdr_error(h, h->xid, sx->credits, err);
 	len = rpcr_hdr_encode(h, sb->buf, sx->inline_size);
 	trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EPROTO);
-	if (len < 0 || rpcr_ep_send(sx->ep, sb, len, 0, NULL, NULL))
+	if (len < 0)
 		rpcr_ep_sbuf_put(sb);
+	else
+		rpcr_ep_send(sx->ep, sb, len, 0, NULL, NULL);
 }
 
 static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
@@ -363,9 +405,8 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	if (!call)
 		return 0;
 
-	ctxt = kzalloc(sizeof(*ctxt), GFP_KERNEL);
-	if (!ctxt)
-		goto drop;
+	ctxt = &call->ctxt;
+	ctxt->has_pay = false;
 	h = &ctxt->call;
 	/* §4.5: shorter than the smallest call's header, its XID cannot be
 	 * trusted: no answer at all
@@ -399,15 +440,14 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 		svc_xprt_deferred_close(xpt);
 		goto drop;
 	}
-	kfree(call);
+	/* the call's memory stays the thread's until ->xpo_release_ctxt */
 	rqstp->rq_xprt_ctxt = ctxt;
 	rqstp->rq_prot = IPPROTO_MAX;
 	svc_xprt_copy_addrs(rqstp, xpt);
 	return len;
 
 drop:
-	kfree(ctxt);
-	kfree(call);
+	rpcr_svc_call_put(sx, call);
 	return 0;
 }
 
@@ -638,7 +678,10 @@ fail:
 
 static void rpcr_svc_release_ctxt(struct svc_xprt *xpt, void *ctxt)
 {
-	kfree(ctxt);
+	if (ctxt)
+		rpcr_svc_call_put(rpcr_svc(xpt),
+				  container_of(ctxt, struct rpcr_svc_call,
+					       ctxt));
 }
 
 static int rpcr_svc_has_wspace(struct svc_xprt *xpt)
@@ -671,6 +714,8 @@ static void rpcr_svc_free(struct svc_xprt *xpt)
 	if (sx->ep)
 		rpcr_ep_destroy(sx->ep);
 	list_for_each_entry_safe(call, tmp, &sx->calls, node)
+		kfree(call);
+	list_for_each_entry_safe(call, tmp, &sx->spare, node)
 		kfree(call);
 	kfree(sx);
 }

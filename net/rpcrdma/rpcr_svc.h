@@ -16,9 +16,11 @@
  *	flight (RFC 8166 §3.3.1); fixed when it is accepted
  * @inline_size: the size of its send and receive buffers, the largest
  *	call taken and reply sent inline (§3.3.2)
- * @lock: protects @calls and @ncalls
+ * @lock: protects @calls, @ncalls, @spare and @nspare
  * @calls: messages received, not yet taken by a thread
  * @ncalls: how many
+ * @spare: memory of calls whose replies went, kept for the next ones
+ * @nspare: how many, @credits at most
  */
 struct rpcr_svc_xprt {
 	struct svc_xprt		xpt;
@@ -26,9 +28,11 @@ struct rpcr_svc_xprt {
 	struct rpcr_ep		*ep;
 	u32			credits;
 	u32			inline_size;
-	spinlock_t		lock;	/* @calls, @ncalls */
+	spinlock_t		lock;	/* @calls, @ncalls, @spare, @nspare */
 	struct list_head	calls;
 	u32			ncalls;
+	struct list_head	spare;
+	u32			nspare;
 };
 
 int rpcr_svc_init(void);

@@ -158,14 +158,54 @@ static void rpcr_drop_ep(struct rpcr_xprt *rx)
 	up_write(&rx->ep_sem);
 }
 
+/* Calls whose buffers fit RPCR_REQ_SPARE_SIZE bytes, most of them, take
+ * one kept by the transport: as many as its slots are kept.
+ */
+static struct rpcr_req *rpcr_req_get(struct rpcr_xprt *rx, size_t size)
+{
+	struct rpcr_req *req = NULL;
+	bool spare = size <= RPCR_REQ_SPARE_SIZE;
+
+	if (spare) {
+		spin_lock(&rx->spare_lock);
+		req = list_first_entry_or_null(&rx->spare, struct rpcr_req,
+					       mrs);
+		if (req) {
+			list_del(&req->mrs);
+			rx->nspare--;
+		}
+		spin_unlock(&rx->spare_lock);
+		size = RPCR_REQ_SPARE_SIZE;
+	}
+	if (!req)
+		req = kmalloc(size, rpc_task_gfp_mask());
+	if (req)
+		req->spare = spare;
+	return req;
+}
+
+static void rpcr_req_put(struct rpcr_xprt *rx, struct rpcr_req *req)
+{
+	if (req->spare) {
+		spin_lock(&rx->spare_lock);
+		if (rx->nspare < rx->max_reqs) {
+			list_add(&req->mrs, &rx->spare);
+			rx->nspare++;
+			req = NULL;
+		}
+		spin_unlock(&rx->spare_lock);
+	}
+	kfree(req);
+}
+
 static int rpcr_buf_alloc(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
 	size_t call = ALIGN(rqst->rq_callsize, 8);
 	struct rpcr_req *req;
 
-	req = kmalloc(struct_size(req, buf, call + rqst->rq_rcvsize),
-		      rpc_task_gfp_mask());
+	req = rpcr_req_get(rpcr_xprt(rqst->rq_xprt),
+			   struct_size(req, buf, call + rqst->rq_rcvsize));
 	if (!req)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&req->mrs);
@@ -188,7 +228,7 @@ static void rpcr_buf_free(struct rpc_task *task)
 	down_read(&rx->ep_sem);
 	rpcr_call_unregister(req, 0);
 	up_read(&rx->ep_sem);
-	kfree(req);
+	rpcr_req_put(rx, req);
 	rqst->rq_buffer = NULL;
 	rqst->rq_rbuffer = NULL;
 }
@@ -203,8 +243,12 @@ static void rpcr_destroy(struct rpc_xprt *xprt)
 {
 	struct rpcr_xprt *rx = rpcr_xprt(xprt);
 
+	struct rpcr_req *req, *tmp;
+
 	cancel_delayed_work_sync(&rx->connect_work);
 	rpcr_drop_ep(rx);
+	list_for_each_entry_safe(req, tmp, &rx->spare, mrs)
+		kfree(req);
 	rpcr_bc_destroy(xprt, 0);
 	rpcr_rpc_free_addresses(xprt);
 	xprt_free(xprt);
@@ -400,6 +444,8 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 	}
 	rx = rpcr_xprt(xprt);
 	init_rwsem(&rx->ep_sem);
+	spin_lock_init(&rx->spare_lock);
+	INIT_LIST_HEAD(&rx->spare);
 	INIT_DELAYED_WORK(&rx->connect_work, rpcr_connect_worker);
 	rx->max_reqs = slots;
 	rx->inline_read = READ_ONCE(rpcr_max_inline_read);
