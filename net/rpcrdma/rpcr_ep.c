@@ -407,8 +407,8 @@ int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 			wr.send_flags = IB_SEND_SIGNALED;
 		list_add_tail(&sb->node, &ep->posted);
 		rc = ib_post_send(qp, first, &bad);
-		/* the Send is last: it went unless all went. With none of
-		 * the Writes out, the buffer is free again
+		/* the Send is last: when the post fails, it is not out.
+		 * With none of the Writes out either, the buffer is free
 		 */
 		if (rc && (list_empty(&sb->writes) || bad == head))
 			list_move(&sb->node, &undo);
