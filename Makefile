@@ -38,8 +38,7 @@ fuzz:
 	$(MAKE) -C tools/testing/host fuzz
 
 selftests:
-	$(MAKE) -C tools/testing/selftests/net/smc
-	$(MAKE) -C tools/testing/selftests/net/rpcrdma
+	$(MAKE) -C tools/testing/selftests
 	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) modules
 
 tools:

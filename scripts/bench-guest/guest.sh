@@ -7,8 +7,8 @@
 # bandwidth of the same rxe link. Guest b serves, guest a measures and
 # prints one line per transport.
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 
 RUN=$SMCR_REPO/tools/smc_run/smc_run
 SMCR=$SMCR_REPO/build/tools/smcr

@@ -15,8 +15,8 @@
 # Parameters come from $SMCR_OUT/bench-nfs.conf, which scripts/bench
 # writes: SECS, ROUNDS, VERS (NFS versions, e.g. "3 4.2"), MIB (file size).
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 # shellcheck source=tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 

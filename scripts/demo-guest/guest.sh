@@ -6,7 +6,7 @@
 # so their TCP sockets are AF_SMC sockets of our module. Then each guest
 # shows what happened underneath.
 set -uo pipefail
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 
 SMC_RUN=$SMCR_REPO/tools/smc_run/smc_run
 TRACE=/sys/kernel/tracing
@@ -24,7 +24,7 @@ if [[ $SMCR_ROLE == b ]]; then
 	SMC_DEBUG=1 $SMC_RUN iperf3 -s -1 -p 5201 >/tmp/iperf3-server.log 2>&1 &
 	wait_listen 7000 && wait_listen 5201
 	barrier ready 120
-	barrier done 300
+	barrier "done" 300
 else
 	barrier ready 120
 	banner "client: echo ... | smc_run socat - TCP:$SMCR_PEER_IP:7000"
@@ -37,7 +37,7 @@ else
 	banner "client: smc_run iperf3 -c $SMCR_PEER_IP -t 3"
 	SMC_DEBUG=1 $SMC_RUN iperf3 -c "$SMCR_PEER_IP" -p 5201 -t 3 -f m &&
 		tap_ok "iperf3 through AF_SMC" || tap_fail "iperf3 through AF_SMC"
-	barrier done 300
+	barrier "done" 300
 fi
 
 banner "what the module saw (tracepoints smcr:*)"

@@ -3,8 +3,8 @@
 # addresses, Soft-RoCE device, and one RDMA RC exchange over the private link
 # (b serves, a connects) with both verbs (ibv_rc_pingpong) and RDMA CM (rping).
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 
 has_addr() { ip -o addr show dev eth0 | grep -w "$1" >/dev/null; }
 

@@ -26,7 +26,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "../../kselftest_harness.h"
 #include "smc_common.h"
 
 #define IO_TIMEOUT_MS	10000
@@ -671,7 +671,7 @@ TEST_F(api, sndtimeo)
 		if (n < 0)
 			break;
 		total += n;
-		ASSERT_GT(256 << 20, total) TH_LOG("send never blocked");
+		ASSERT_GT((size_t)256 << 20, total) TH_LOG("send never blocked");
 	}
 	ASSERT_EQ(EAGAIN, errno);
 	ASSERT_LE(200, dt);

@@ -26,8 +26,9 @@
 # nfsd starts, so delegations come 3 s after nfsd is up, not 50 s.
 #   scripts/run-tests nfs-deleg
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 # shellcheck source=tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 

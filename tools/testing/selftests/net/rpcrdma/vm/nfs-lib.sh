@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # NFS over RPC-over-RDMA helpers for the guest groups of this directory,
-# sourced after scripts/vm/guest-lib.sh:
+# sourced after tools/testing/selftests/net/lib/guest_lib.sh:
 #   source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 #
 # Server (Linux's knfsd, always): nfs_server_start exports a tmpfs over TCP

@@ -35,8 +35,9 @@
 # SMCR_GUEST_NFS_SIW_LINUX=1 scripts/run-tests nfs-siw runs Linux's
 # rpcrdma on both guests instead (the harness' baseline).
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 # shellcheck source=tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 

@@ -15,8 +15,9 @@
 # 60 s, leave nothing mounted and no kernel warning. Then our client
 # mounts the honest server and moves files, and rmmod rpcr is clean.
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 # shellcheck source=tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 

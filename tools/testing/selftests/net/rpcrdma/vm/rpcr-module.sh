@@ -16,8 +16,9 @@
 #     sunrpc's RDMA transport by (rpcrdma, rpcrdma6, xprtrdma, svcrdma)
 #     loads rpcr.ko and not Linux's rpcrdma.ko.
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 KO=$SMCR_REPO/net/rpcrdma/rpcr.ko
 SYS=/proc/sys/sunrpc

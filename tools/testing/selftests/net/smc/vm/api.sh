@@ -8,7 +8,9 @@
 #   scripts/vm/run-pair -n api -t 300 \
 #       tools/testing/selftests/net/smc/vm/api.sh \
 #       tools/testing/selftests/net/smc/vm/api.sh
-# Guest a: smc_api (loopback, IPv4 + IPv6) and smc_wire --mode
+# Guest a: `make run_tests` of the selftests directory (kselftest's
+#          runner): smc_api (loopback, IPv4 + IPv6) and smc_rdma.sh
+#          (SMC-R to guest b's smc_rdma.sh --server); smc_wire --mode
 #          loopback / tcp-server / tcp-client (IPv4 + IPv6) on our module;
 #          the SMC_GEN_NETLINK family: tools/smcr (ueid, info, seid) and
 #          smc_genl.py (raw and malformed requests), permissions, a dump
@@ -21,8 +23,9 @@
 # Needs: make -C tools/testing/selftests/net/smc, make -C tools/smc_run,
 #        make -C tools/smcr, make -C . (net/smc/smcr.ko).
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko
@@ -154,10 +157,13 @@ netlink_tests() {
 guest_a() {
 	local rc fam v6
 	tap_check "insmod smcr.ko" insmod "$KO" || return 1
-	echo "# smc_api: kselftest output follows"
-	"$BIN/smc_api"
+	# the selftests as kselftest's runner runs them: smc_api, and
+	# smc_rdma.sh against guest b's smc_rdma.sh --server
+	barrier ksft-server 120
+	echo "# make run_tests: kselftest output follows"
+	SMC_PEER=$SMCR_PEER_IP make -s -C "$SMCR_REPO/tools/testing/selftests/net/smc" run_tests
 	rc=$?
-	if ((rc == 0)); then tap_ok "smc_api"; else tap_fail "smc_api" "exit status $rc"; fi
+	if ((rc == 0)); then tap_ok "make run_tests"; else tap_fail "make run_tests" "exit status $rc"; fi
 	for fam in ipv4 ipv6; do
 		v6=
 		[[ $fam == ipv6 ]] && v6=--ipv6
@@ -187,8 +193,24 @@ rmmod_retry() {
 	rmmod smcr
 }
 
+# the peer of guest a's smc_rdma.sh (make run_tests)
+ksft_server() {
+	local srv
+	tap_check "insmod smcr.ko (smc_rdma.sh --server)" insmod "$KO" || return 1
+	"$SMCR_REPO/tools/testing/selftests/net/smc/smc_rdma.sh" --server \
+		>/tmp/ksft-server.out 2>&1 &
+	srv=$!
+	wait_listen 7700 20
+	barrier ksft-server 120
+	wait "$srv"
+	tap_check "smc_rdma.sh --server: 3 connections, data checked ($?)" test "$?" = 0
+	sed 's/^/# /' /tmp/ksft-server.out
+	tap_check "rmmod smcr (smc_rdma.sh --server)" rmmod_retry
+}
+
 guest_b() {
 	local inuse0 port=7600 srv nc out rc n
+	ksft_server
 	inuse0=$(tcp_inuse)
 	tap_check "insmod smcr.ko" insmod "$KO" || return 1
 	tap_check "/proc/net/protocols has an SMCR line" smcr_line

@@ -22,8 +22,9 @@
 #           our smcss reads them just as well, and the raw sock_diag
 #           answers of both modules agree field by field
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 KO=$SMCR_REPO/net/smc/smcr.ko
 SMCR=$SMCR_REPO/build/tools/smcr

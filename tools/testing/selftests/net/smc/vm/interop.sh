@@ -22,8 +22,9 @@
 # smc_genl.py's raw, partly malformed ones) and compares the answers line
 # by line: what each module printed, errnos, every byte of the replies.
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko

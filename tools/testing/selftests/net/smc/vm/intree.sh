@@ -9,8 +9,9 @@
 # PNET table over generic netlink). It must run SMC-R (v2 over RoCEv2):
 # the reference the interop tests of our module measure against.
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 SMCR=$SMCR_REPO/build/tools/smcr
 PEER=$SMCR_REPO/build/selftests/smc_peer

@@ -26,8 +26,9 @@
 #            least as many as the phases made, and exactly the fallback
 #            reasons the decline phases caused; rmmod is clean
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko

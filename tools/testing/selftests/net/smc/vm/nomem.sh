@@ -18,8 +18,9 @@
 #   - at the end, Linux's statistics count each of these fallbacks.
 # The guests' consoles must stay clean (run-pair checks them).
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko

@@ -33,8 +33,9 @@
 #           (before, one domain per device served every group)
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
-# shellcheck source=scripts/vm/guest-lib.sh
-source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
 
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Helpers for guest test scripts run by scripts/vm/run-pair.
-#   source "$SMCR_REPO/scripts/vm/guest-lib.sh"
+# Helpers for the guest groups (tools/testing/selftests/net/*/vm/*.sh),
+# which scripts/vm/run-pair runs in its guests.
+#   source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 #
 # Environment provided by the harness: SMCR_ROLE (a|b), SMCR_SELF_IP,
 # SMCR_PEER_IP, SMCR_SELF_IP6, SMCR_PEER_IP6, SMCR_OUT (shared rw dir, same
@@ -8,7 +9,13 @@
 # SMCR_PEER_BOOTED (1 if the other guest runs too, 0 in a single-guest group).
 #
 # Results are TAP lines on stdout ("ok - desc" / "not ok - desc", "# diag").
-# run-pair prefixes them with the guest role; numbering is not needed.
+# The guest's init numbers them as they come, turns the version and plan
+# lines of kselftest programs the script runs into comments, and ends the
+# script's log with its plan ("1..N"): each guest's log is one numbered
+# TAP document. run-pair prefixes the results with the guest role.
+#
+# A group exits with ksft_skip (4) when the machine lacks what it tests
+# (require_rdma); the harness reports that as a skip.
 #
 # Group scripts run with pipefail: test a pipe with `| grep PATTERN
 # >/dev/null`, never `| grep -q`, which exits at the first match and may
@@ -40,6 +47,16 @@ tap_check() {
 	fi
 	if [[ -n $out ]]; then printf '%s\n' "$out" | sed 's/^/# /'; fi
 	return "$rc"
+}
+
+ksft_skip=4
+
+# require_rdma: skip the group (exit ksft_skip) without an RDMA device
+require_rdma() {
+	if ! rdma link show 2>/dev/null | grep . >/dev/null; then
+		echo "# SKIP: no RDMA device (rdma link add rxe0 type rxe netdev eth0)"
+		exit "$ksft_skip"
+	fi
 }
 
 _smcr_peer_role() { if [[ $SMCR_ROLE == a ]]; then echo b; else echo a; fi; }
