@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guests: a b
+# timeout: 420
+#
+# Group "hostile": a client that speaks CLC badly on purpose
+# (smc_hostile.py, a plain TCP program that smc_synopt.bpf.o makes look
+# SMC-capable by putting the SMC TCP option into its SYN) against our
+# server on b: wrong eyecatchers, lengths short, long and missing, a
+# wrong version, impossible prefix counts, a Confirm first, a foreign
+# subnet; then proposals the server accepts followed by a Confirm with
+# an RMBE size code past the RFC's largest, one naming a QP that does not
+# exist, and none at all. Each gets a Decline or the end of its
+# connection within 30 s; meanwhile and afterwards a real SMC-R client
+# moves data to the same server, the server's module unloads, and no
+# kernel warning shows on either guest.
+#   scripts/run-tests hostile
+set -uo pipefail
+# shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
+source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+require_rdma
+
+BIN=$SMCR_REPO/build/selftests
+KO=$SMCR_REPO/net/smc/smcr.ko
+PY=$SMCR_REPO/tools/testing/selftests/net/smc/smc_hostile.py
+CG=/sys/fs/cgroup/smc-hostile
+PORT=7900
+
+# a cgroup whose TCP connections carry the SMC option in their SYN
+synopt_cgroup() {
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf || return 1
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup || return 1
+	mkdir -p "$CG"
+	bpftool prog load "$BIN/smc_synopt.bpf.o" /sys/fs/bpf/smc_synopt \
+		type sockops || return 1
+	bpftool cgroup attach "$CG" sock_ops pinned /sys/fs/bpf/smc_synopt
+}
+
+# in_cgroup CMD...: CMD run inside the synopt cgroup
+in_cgroup() {
+	# shellcheck disable=SC2016 # $$ is the inner shell's
+	bash -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG" "$@"
+}
+
+guest_b() {
+	local echo_pid data_pids=() i rc=0
+	"$BIN/smc_peer" server --family smc --echo --port $PORT >/tmp/echo.out 2>&1 &
+	echo_pid=$!
+	# one server for each real client (a connection's data stream is
+	# seeded with its index within the process)
+	for i in 1 2; do
+		"$BIN/smc_peer" server --family smc --port $((PORT + i)) \
+			--bytes 4M --count 1 --timeout 300 >/tmp/data.$i 2>&1 &
+		data_pids+=($!)
+	done
+	for i in 0 1 2; do wait_listen $((PORT + i)) 20; done
+	barrier hostile-listen 60
+	barrier hostile-done 400
+	for i in "${data_pids[@]}"; do wait "$i" || rc=1; done
+	tap_check "both real SMC-R clients served, data checked" test $rc = 0
+	sed 's/^[# ]*/# server: /; s/not ok/failed/' /tmp/data.[12]
+	kill "$echo_pid" 2>/dev/null
+	wait "$echo_pid" 2>/dev/null
+	"$SMCR_REPO/build/tools/smcr" stats | grep -E '^fallback\.srv\.' | sed 's/^/# /'
+	no_qps 60
+	grep -v '^#' /sys/kernel/tracing/trace >"$SMCR_OUT/hostile.b.trace"
+	tap_check "rmmod smcr after the hostile client (b)" rmmod smcr
+}
+
+guest_a() {
+	local rc
+	tap_check "a cgroup whose SYNs carry the SMC option (bpftool, sock_ops)" \
+		synopt_cgroup || return
+	barrier hostile-listen 60
+	tap_check "a real SMC-R client before the hostile one" \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+		--port $((PORT + 1)) --bytes 4M --count 1 --timeout 120
+	in_cgroup python3 "$PY" --host "$SMCR_PEER_IP" --port $PORT \
+		--prefix "${SMCR_PEER_IP%.*}.0/24" --bound 30
+	rc=$?
+	tap_check "smc_hostile.py exit status ($rc)" test "$rc" = 0
+	tap_check "a real SMC-R client after the hostile one" \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+		--port $((PORT + 2)) --bytes 4M --count 1 --timeout 120
+	barrier hostile-done 400
+	grep -v '^#' /sys/kernel/tracing/trace >"$SMCR_OUT/hostile.a.trace"
+	bpftool cgroup detach "$CG" sock_ops pinned /sys/fs/bpf/smc_synopt
+	rm -f /sys/fs/bpf/smc_synopt
+	tap_check "rmmod smcr (a)" rmmod smcr
+}
+
+tap_check "insmod smcr.ko ($SMCR_ROLE)" insmod "$KO" || exit 0
+smcr_trace_on
+if [[ $SMCR_ROLE == a ]]; then guest_a; else guest_b; fi
+tap_check "no kernel warning ($SMCR_ROLE)" dmesg_clean
