@@ -2,11 +2,12 @@
 #
 # Out-of-tree SMC-R. `make` builds the kernel module against the installed
 # headers of Debian's 6.1 kernel (or the newest installed ones); KVER or
-# KDIR select others.
+# KDIR select others. scripts/debug-kernel's build (-smcr-debug) is never
+# the default.
 
-KVER ?= $(shell ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n1 | cut -d/ -f4)
+KVER ?= $(shell ls -d /lib/modules/6.1.*/build 2>/dev/null | grep -v -- -smcr-debug/ | sort -V | tail -n1 | cut -d/ -f4)
 ifeq ($(KVER),)
-KVER := $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1 | cut -d/ -f4)
+KVER := $(shell ls -d /lib/modules/*/build 2>/dev/null | grep -v -- -smcr-debug/ | sort -V | tail -n1 | cut -d/ -f4)
 endif
 KDIR ?= /lib/modules/$(KVER)/build
 # test-only module the selftests load: it makes a function fail

@@ -21,7 +21,8 @@ STAGE1_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
 # Default guest kernel: $SMCR_KVER, else the running kernel if installed in
 # /boot, else the newest installed kernel of the project's base series (6.1;
 # installing e.g. 6.12 for interop tests must not silently change the
-# default), else the newest installed kernel.
+# default), else the newest installed kernel; never scripts/debug-kernel's
+# build (-smcr-debug), which is asked for by name.
 DEFAULT_KSERIES=6.1
 default_kver() {
 	local k cands=()
@@ -29,6 +30,7 @@ default_kver() {
 	if [[ -r /boot/vmlinuz-$(uname -r) ]]; then uname -r; return; fi
 	for k in /boot/vmlinuz-*; do
 		k=${k#/boot/vmlinuz-}
+		[[ $k == *-smcr-debug ]] && continue
 		[[ -r /lib/modules/$k/modules.dep ]] && cands+=("$k")
 	done
 	((${#cands[@]})) || return 1
@@ -162,9 +164,16 @@ ensure_artifacts() {
 		return 0
 	fi
 	echo "# building VM artifacts for $kver in $dir" >&2
-	ev=$(find_extract_vmlinux) || die "extract-vmlinux not found (install linux-headers or linux-source)"
 	tmp=$(mktemp "$dir/vmlinux.XXXXXX")
-	"$ev" "/boot/vmlinuz-$kver" >"$tmp" || { rm -f "$tmp"; die "extract-vmlinux failed"; }
+	if grep -qx CONFIG_KASAN=y "/boot/config-$kver" 2>/dev/null; then
+		# a KASAN kernel dies before its first line when entered
+		# through PVH (its early code runs instrumented before KASAN's
+		# shadow exists): boot the bzImage, a few seconds slower
+		cp "/boot/vmlinuz-$kver" "$tmp"
+	else
+		ev=$(find_extract_vmlinux) || die "extract-vmlinux not found (install linux-headers or linux-source)"
+		"$ev" "/boot/vmlinuz-$kver" >"$tmp" || { rm -f "$tmp"; die "extract-vmlinux failed"; }
+	fi
 	mv -f "$tmp" "$VMLINUX"
 	tmp=$(mktemp "$dir/initramfs.XXXXXX")
 	build_initramfs "$kver" "$tmp" || { rm -f "$tmp"; die "initramfs build failed"; }
