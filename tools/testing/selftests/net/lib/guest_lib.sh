@@ -139,7 +139,7 @@ console_expect() {
 
 # dmesg_clean: no kernel warning, oops, corruption or hung task in dmesg
 dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption|lockdep|blocked for more than'
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|refcount_t|UBSAN|KASAN|list_(add|del) corruption|DEBUG_LOCKS_WARN_ON|blocked for more than'
 }
 
 # smcr_trace_on: our module's tracepoints on, but the one per CDC message
