@@ -1122,17 +1122,24 @@ struct rpcr_ep *rpcr_ep_accept(struct rpcr_conn_req *req,
 		param.initiator_depth = min_t(int, param.initiator_depth,
 					      cfg->ord);
 	rpcr_ep_our_priv(ep, pdata);
-	/* from here on the connection's events are the endpoint's */
+	/* rdma_accept() belongs under the id's event handler: outside one,
+	 * its handler lock must be held. Under it, from here on the
+	 * connection's events are the endpoint's, and the first of them
+	 * finds the endpoint up.
+	 */
+	rdma_lock_handler(ep->id);
 	ep->id->context = ep;
 	ep->id->event_handler = rpcr_ep_cm_handler;
 	rc = rdma_accept(ep->id, &param);
+	if (!rc)
+		WRITE_ONCE(ep->up, true);
+	rdma_unlock_handler(ep->id);
 	if (rc) {
 		trace_rpcr_connect_error(ep->id, rc);
 		rpcr_ep_destroy(ep);
 		kfree(req);
 		return ERR_PTR(rc);
 	}
-	WRITE_ONCE(ep->up, true);
 	kfree(req);
 	return ep;
 
