@@ -74,12 +74,10 @@ mem_back() {
 		/tmp/meminfo.base /proc/meminfo)"
 }
 
-# stat KEY: one counter of `smcr stats`
-stat() { "$SMCR" stats | awk -v k="$1" '$1 == k { print $2 }'; }
-
+# successes: SMC-R client and server handshakes so far (one dump)
 successes() {
-	echo $(($(stat smcr.clnt.v1_success) + $(stat smcr.clnt.v2_success) +
-		$(stat smcr.srv.v1_success) + $(stat smcr.srv.v2_success)))
+	"$SMCR" stats | awk '$1 ~ /^smcr\.(clnt|srv)\.v[12]_success$/ { n += $2 }
+		END { print n + 0 }'
 }
 
 fallbacks() {
