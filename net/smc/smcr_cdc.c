@@ -153,15 +153,16 @@ static void smcr_cdc_rx_urg(struct smcr_sock *smc, struct smcr_link *link)
 }
 
 /* Move a byte counter to a new wire cursor. A cursor only moves forward,
- * by at most one buffer: anything else breaks the protocol.
+ * inside the RMBE, and never past @limit: anything else breaks the
+ * protocol and leaves the counter as it was.
  */
 static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
 			    const struct smcr_cdc_cursor *new, u32 size,
 			    u64 limit)
 {
-	u32 diff = smcr_cdc_cursor_diff(old, new, size);
+	long diff = smcr_cdc_cursor_advance(old, new, size);
 
-	if (*bytes + diff > limit)
+	if (diff < 0 || *bytes + diff > limit)
 		return -EPROTO;
 	*bytes += diff;
 	*old = *new;
@@ -225,8 +226,10 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 		conn->peer_abort = true;
 	spin_unlock_bh(&conn->lock);
 
-	if (rc)
+	if (rc) {
+		trace_smcr_cdc_refused(link, m.token, &m.prod, &m.cons);
 		smcr_link_fail(link);
+	}
 	if (abort)
 		smcr_close_peer_abort(smc);
 	if (urg)

@@ -202,6 +202,32 @@ TRACE_EVENT(smcr_llc_drop,
 		      __entry->lgr, __entry->type)
 );
 
+/* A peer's CDC cursor broke §4.4: outside the RMBE, backwards, or past
+ * what may move; the link group is failed for it
+ */
+TRACE_EVENT(smcr_cdc_refused,
+	    TP_PROTO(const struct smcr_link *link, u32 token,
+		     const struct smcr_cdc_cursor *prod,
+		     const struct smcr_cdc_cursor *cons),
+	    TP_ARGS(link, token, prod, cons),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u32, token)
+			     __field(u16, prod_wrap)
+			     __field(u32, prod_count)
+			     __field(u16, cons_wrap)
+			     __field(u32, cons_count)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->token = token;
+			   __entry->prod_wrap = prod->wrap;
+			   __entry->prod_count = prod->count;
+			   __entry->cons_wrap = cons->wrap;
+			   __entry->cons_count = cons->count;),
+	    TP_printk("lgr=%p token=%#x prod=%u:%u cons=%u:%u: cursor refused",
+		      __entry->lgr, __entry->token, __entry->prod_wrap,
+		      __entry->prod_count, __entry->cons_wrap,
+		      __entry->cons_count)
+);
+
 #endif /* SMCR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

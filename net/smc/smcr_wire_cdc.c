@@ -193,39 +193,31 @@ bool smcr_cdc_cursor_before(const struct smcr_cdc_cursor *a,
 }
 
 /**
- * smcr_cdc_cursor_diff() - bytes between two cursors of one RMBE
- * @old: earlier cursor, e.g. the last producer cursor seen
- * @new: later cursor
+ * smcr_cdc_cursor_advance() - how far a peer's cursor moved, if it may
+ * @old: the cursor last seen
+ * @new: the cursor just received
  * @size: size of the RMBE data area
  *
- * Sections 4.4 and A.4: the wrap sequence number tells whether the
- * count wrapped in between, e.g. when a full window was written and
- * the counts are equal.  One wrap is accounted for; as an RMBE never
- * holds more than @size bytes the result is capped at @size, which is
- * also returned when @new is two or more wraps ahead.
+ * Sections 4.4 and A.4: a cursor is an offset into the RMBE and a wrap
+ * sequence number; it only moves forward, and by at most one full RMBE
+ * (the counts are then equal and the wrap number one more). A cursor
+ * outside the RMBE, behind @old, or further ahead is a protocol
+ * violation. On one link CDC messages arrive in the order they were
+ * sent, so a repeated cursor moves by 0 and nothing is ever late.
  *
- * Return: the number of bytes from @old to @new, or 0 if @new is not
- * after @old.
+ * Return: the bytes from @old to @new, 0 to @size, or -EPROTO.
  */
-u32 smcr_cdc_cursor_diff(const struct smcr_cdc_cursor *old,
-			 const struct smcr_cdc_cursor *new, u32 size)
+long smcr_cdc_cursor_advance(const struct smcr_cdc_cursor *old,
+			     const struct smcr_cdc_cursor *new, u32 size)
 {
 	u16 d = (u16)(new->wrap - old->wrap);
-	u32 bytes;
 
-	if (smcr_cdc_cursor_cmp(old, new) >= 0)
-		return 0;
-	if (!d) {
-		bytes = new->count - old->count;
-	} else if (d == 1) {
-		if (old->count >= size)
-			bytes = new->count;
-		else
-			bytes = size - old->count + new->count;
-		if (bytes < new->count)		/* overflow */
-			bytes = size;
-	} else {
-		bytes = size;
-	}
-	return bytes < size ? bytes : size;
+	if (new->count >= size || old->count >= size)
+		return -EPROTO;
+	if (!d)
+		return new->count >= old->count ?
+		       (long)(new->count - old->count) : -EPROTO;
+	if (d == 1 && new->count <= old->count)
+		return (long)size - old->count + new->count;
+	return -EPROTO;
 }

@@ -87,8 +87,8 @@ int smcr_cdc_msg_decode(const u8 *buf, size_t len, struct smcr_cdc_msg *m);
 
 bool smcr_cdc_seq_before(u16 a, u16 b);
 void smcr_cdc_cursor_add(struct smcr_cdc_cursor *c, u32 value, u32 size);
-u32 smcr_cdc_cursor_diff(const struct smcr_cdc_cursor *old,
-			 const struct smcr_cdc_cursor *new, u32 size);
+long smcr_cdc_cursor_advance(const struct smcr_cdc_cursor *old,
+			     const struct smcr_cdc_cursor *new, u32 size);
 bool smcr_cdc_cursor_before(const struct smcr_cdc_cursor *a,
 			    const struct smcr_cdc_cursor *b);
 int smcr_cdc_cursor_cmp(const struct smcr_cdc_cursor *a,

@@ -72,17 +72,24 @@ static void check_cursors(const u8 *data, size_t size)
 	b = a;
 	smcr_cdc_cursor_add(&b, v, s);
 	FUZZ_ASSERT(b.count < s);
-	FUZZ_ASSERT(smcr_cdc_cursor_diff(&a, &b, s) == v);
-	FUZZ_ASSERT(smcr_cdc_cursor_diff(&b, &a, s) == 0);
+	FUZZ_ASSERT(smcr_cdc_cursor_advance(&a, &b, s) == v);
+	FUZZ_ASSERT(smcr_cdc_cursor_advance(&b, &a, s) == (v ? -EPROTO : 0));
 	FUZZ_ASSERT(smcr_cdc_cursor_before(&a, &b) == (v != 0));
 	FUZZ_ASSERT(!smcr_cdc_cursor_before(&b, &a));
 	FUZZ_ASSERT(smcr_cdc_cursor_cmp(&a, &b) == -smcr_cdc_cursor_cmp(&b, &a));
 
-	/* arbitrary cursors: the distance never exceeds the size */
+	/* arbitrary cursors: a move is refused or within one RMBE */
 	a.count = take32(&c);
 	b.wrap = (u16)take32(&c);
 	b.count = take32(&c);
-	FUZZ_ASSERT(smcr_cdc_cursor_diff(&a, &b, s) <= s);
+	v = take8(&c);
+	if (v & 1)
+		a.count %= s;
+	if (v & 2)
+		b.count %= s;
+	FUZZ_ASSERT(smcr_cdc_cursor_advance(&a, &b, s) == -EPROTO ||
+		    (smcr_cdc_cursor_advance(&a, &b, s) >= 0 &&
+		     smcr_cdc_cursor_advance(&a, &b, s) <= s));
 	smcr_cdc_cursor_add(&a, take32(&c), s);
 	FUZZ_ASSERT(a.count < s);
 }

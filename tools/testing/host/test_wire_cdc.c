@@ -275,65 +275,64 @@ static void test_cursor_cmp(void)
 	CHECK(smcr_cdc_cursor_before(&a, &b));
 }
 
-static void test_cursor_diff(void)
+static void test_cursor_advance(void)
 {
 	struct smcr_cdc_cursor o, n;
 	unsigned int i;
-	u32 s;
+	long s;
 
 	for (i = 0; i < ARRAY_LEN(sizes); i++) {
 		s = sizes[i];
 		o.wrap = 3;
 		o.count = 100;
 		n = o;
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), 0);
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), 0);
 		n.count = 1100;
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), 1000);
-		CHECK_EQ(smcr_cdc_cursor_diff(&n, &o, s), 0);	/* behind */
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), 1000);
+		/* behind: within the wrap and across it */
+		CHECK_EQ(smcr_cdc_cursor_advance(&n, &o, s), -EPROTO);
 		n.wrap = 4;
-		n.count = 40;				/* across the wrap */
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), s - 100 + 40);
-		CHECK_EQ(smcr_cdc_cursor_diff(&n, &o, s), 0);
-		n.count = 100;				/* full window */
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), s);
-		n.count = 101;				/* impossible: capped */
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), s);
-		n.wrap = 9;
-		n.count = 0;				/* several wraps */
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), s);
+		n.count = 40;
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), s - 100 + 40);
+		CHECK_EQ(smcr_cdc_cursor_advance(&n, &o, s), -EPROTO);
+		n.count = 100;				/* a full RMBE */
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), s);
+		n.count = 101;				/* one byte more */
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), -EPROTO);
+		n.wrap = 5;
+		n.count = 0;				/* two wraps */
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), -EPROTO);
+		n.wrap = 3;
+		n.count = s;				/* past the RMBE */
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), -EPROTO);
+		n.count = s - 1;
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), s - 101);
 		o.wrap = 0xffff;			/* wrap number wraps */
 		o.count = s - 8;
 		n.wrap = 0;
 		n.count = 8;
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), 16);
-		CHECK_EQ(smcr_cdc_cursor_diff(&n, &o, s), 0);
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), 16);
+		CHECK_EQ(smcr_cdc_cursor_advance(&n, &o, s), -EPROTO);
 		o.wrap = 2;
 		o.count = s - 1;
 		n.wrap = 3;
 		n.count = 0;
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), 1);
-		o.count = 0;
-		n.wrap = 2;
-		n.count = s - 1;
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), s - 1);
-		/* add and diff agree */
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), 1);
+		/* add and advance agree */
 		o.wrap = 0xfffe;
 		o.count = s / 2;
 		n = o;
 		smcr_cdc_cursor_add(&n, s - 3, s);
-		CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, s), s - 3);
+		CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, s), s - 3);
 	}
-	/* garbage counts at or beyond the size never underflow */
+	/* garbage counts at or beyond the size are refused, never wrapped */
 	o.wrap = 1;
 	o.count = 0xffffffff;
 	n.wrap = 2;
 	n.count = 0xfffffff0;
-	CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, 16 * KIB), 16 * KIB);
-	n.wrap = 1;
-	n.count = 0xffffffff;
-	CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, 16 * KIB), 0);
+	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 16 * KIB), -EPROTO);
 	o.count = 0;
-	CHECK_EQ(smcr_cdc_cursor_diff(&o, &n, 16 * KIB), 16 * KIB);
+	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 16 * KIB), -EPROTO);
 }
 
 static void test_constants(void)
@@ -358,7 +357,7 @@ static const struct wire_test tests[] = {
 	{ "seq_before", test_seq_before },
 	{ "cursor_add", test_cursor_add },
 	{ "cursor_cmp", test_cursor_cmp },
-	{ "cursor_diff", test_cursor_diff },
+	{ "cursor_advance", test_cursor_advance },
 	{ "constants", test_constants },
 };
 
