@@ -63,6 +63,18 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg)
 		smcr_llc_send(link, &m);
 		break;
 	case SMCR_LLC_TYPE_DELETE_LINK:
+		/* A.3.4: a link this group does not have; ours stays */
+		if (!m.u.delete_link.all &&
+		    m.u.delete_link.link_num != link->link_id) {
+			trace_smcr_llc_bogus(link, m.type,
+					     m.u.delete_link.link_num);
+			if (!m.u.delete_link.resp) {
+				m.u.delete_link.resp = true;
+				m.u.delete_link.reason = SMCR_LLC_DEL_NOLNK;
+				smcr_llc_send(link, &m);
+			}
+			break;
+		}
 		/* §3.5.5.4: with its only link gone, the group ends */
 		if (!m.u.delete_link.resp) {
 			m.u.delete_link.resp = true;

@@ -202,6 +202,23 @@ TRACE_EVENT(smcr_llc_drop,
 		      __entry->lgr, __entry->type)
 );
 
+/* A peer's LLC request named a link this group does not have (A.3.4) */
+TRACE_EVENT(smcr_llc_bogus,
+	    TP_PROTO(const struct smcr_link *link, u8 type, u8 link_num),
+	    TP_ARGS(link, type, link_num),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u8, type)
+			     __field(u8, link_num)
+			     __field(u8, ours)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->type = type;
+			   __entry->link_num = link_num;
+			   __entry->ours = link->link_id;),
+	    TP_printk("lgr=%p type=%u link=%u: no such link (ours is %u)",
+		      __entry->lgr, __entry->type, __entry->link_num,
+		      __entry->ours)
+);
+
 /* A peer's CDC cursor broke §4.4: outside the RMBE, backwards, or past
  * what may move; the link group is failed for it
  */
