@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
-# timeout: 420
+# timeout: 600
 #
 # Group "hostile": a client that speaks CLC badly on purpose
 # (smc_hostile.py, a plain TCP program that smc_synopt.bpf.o makes look
@@ -11,9 +11,20 @@
 # subnet; then proposals the server accepts followed by a Confirm with
 # an RMBE size code past the RFC's largest, one naming a QP that does not
 # exist, and none at all. Each gets a Decline or the end of its
-# connection within 30 s; meanwhile and afterwards a real SMC-R client
-# moves data to the same server, the server's module unloads, and no
-# kernel warning shows on either guest.
+# connection within 30 s.
+#
+# Then smc_hostile_rdma, a verbs client with a real queue pair of its
+# own, brings up link groups with the server and breaks the protocol
+# where RDMA carries it: CDC cursors past the RMB, backwards, wrapped
+# twice, a consumer cursor past anything sent, unknown tokens, DELETE
+# LINK of a link that does not exist, garbage ADD LINK and unknown LLC,
+# an LLC flood while the answers cannot land (a real client moves data
+# meanwhile), receives withheld for good, CONFIRM LINK never answered,
+# an RDMA write past the server's RMB, a wrong rkey. Each connection
+# keeps working or ends, as its case expects, within 30 s (the server
+# probes its links every 3 s here). Before, during and after, real
+# SMC-R clients move data to the same server, the server's module
+# unloads, and no kernel warning shows on either guest.
 #   scripts/run-tests hostile
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
@@ -48,17 +59,19 @@ guest_b() {
 	echo_pid=$!
 	# one server for each real client (a connection's data stream is
 	# seeded with its index within the process)
-	for i in 1 2; do
+	for i in 1 2 3; do
 		"$BIN/smc_peer" server --family smc --port $((PORT + i)) \
 			--bytes 4M --count 1 --timeout 300 >/tmp/data.$i 2>&1 &
 		data_pids+=($!)
 	done
-	for i in 0 1 2; do wait_listen $((PORT + i)) 20; done
+	for i in 0 1 2 3; do wait_listen $((PORT + i)) 20; done
+	# dead links are found within seconds (smc_hostile_rdma's cases)
+	echo 3 >/sys/module/smcr/parameters/testlink_time
 	barrier hostile-listen 60
-	barrier hostile-done 400
+	barrier hostile-done 560
 	for i in "${data_pids[@]}"; do wait "$i" || rc=1; done
-	tap_check "both real SMC-R clients served, data checked" test $rc = 0
-	sed 's/^[# ]*/# server: /; s/not ok/failed/' /tmp/data.[12]
+	tap_check "the three real SMC-R clients served, data checked" test $rc = 0
+	sed 's/^[# ]*/# server: /; s/not ok/failed/' /tmp/data.[123]
 	kill "$echo_pid" 2>/dev/null
 	wait "$echo_pid" 2>/dev/null
 	"$SMCR_REPO/build/tools/smcr" stats | grep -E '^fallback\.srv\.' | sed 's/^/# /'
@@ -79,10 +92,20 @@ guest_a() {
 		--prefix "${SMCR_PEER_IP%.*}.0/24" --bound 30
 	rc=$?
 	tap_check "smc_hostile.py exit status ($rc)" test "$rc" = 0
+	# the real client of the flood case, out of the synopt cgroup
+	cat >/tmp/stall.sh <<-EOF
+		echo \$\$ >/sys/fs/cgroup/cgroup.procs
+		exec "$BIN/smc_peer" client --family smc --host $SMCR_PEER_IP \\
+			--port $((PORT + 3)) --bytes 4M --count 1 --timeout 120
+	EOF
+	in_cgroup "$BIN/smc_hostile_rdma" --host "$SMCR_PEER_IP" --port $PORT \
+		--ip "$SMCR_SELF_IP" --bound 30 --stall-cmd "bash /tmp/stall.sh"
+	rc=$?
+	tap_check "smc_hostile_rdma exit status ($rc)" test "$rc" = 0
 	tap_check "a real SMC-R client after the hostile one" \
 		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
 		--port $((PORT + 2)) --bytes 4M --count 1 --timeout 120
-	barrier hostile-done 400
+	barrier hostile-done 560
 	grep -v '^#' /sys/kernel/tracing/trace >"$SMCR_OUT/hostile.a.trace"
 	bpftool cgroup detach "$CG" sock_ops pinned /sys/fs/bpf/smc_synopt
 	rm -f /sys/fs/bpf/smc_synopt
