@@ -173,7 +173,8 @@ void smcr_ib_exit(void);
 int smcr_link_init(struct smcr_link *link);
 int smcr_link_ready(struct smcr_link *link, bool rts);
 void smcr_link_clear(struct smcr_link *link);
-void smcr_link_fail(struct smcr_link *link);
+void smcr_link_fail(struct smcr_link *link,
+		    enum smcr_link_down_reason reason);
 u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx);
 void smcr_wr_tx_put(struct smcr_link *link, int idx);
 int smcr_wr_tx_send(struct smcr_link *link, int idx,

@@ -228,7 +228,7 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 
 	if (rc) {
 		trace_smcr_cdc_refused(link, m.token, &m.prod, &m.cons);
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_CDC);
 	}
 	if (abort)
 		smcr_close_peer_abort(smc);

@@ -546,14 +546,16 @@ found:
 /**
  * smcr_link_fail() - a link stopped working
  * @link: link
+ * @reason: why, for the smcr_link_down tracepoint
  *
  * Context: any; the group is ended from a work item.
  */
-void smcr_link_fail(struct smcr_link *link)
+void smcr_link_fail(struct smcr_link *link,
+		    enum smcr_link_down_reason reason)
 {
 	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
 		return;
-	trace_smcr_lgr(link->lgr, "link down");
+	trace_smcr_link_down(link, reason);
 	/* a group already on its way out needs no failing */
 	if (!kref_get_unless_zero(&link->lgr->kref))
 		return;
@@ -812,7 +814,7 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	}
 	mutex_unlock(&link->reg_lock);
 	if (rc)
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_REG);
 	return rc;
 }
 

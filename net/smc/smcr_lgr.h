@@ -82,6 +82,17 @@ enum smcr_link_state {
 	SMCR_LINK_DOWN,		/* failed or being torn down */
 };
 
+/* Why a link failed: the smcr_link_down tracepoint names it */
+enum smcr_link_down_reason {
+	SMCR_DOWN_WC,		/* a work request completed in error */
+	SMCR_DOWN_QP_EVENT,	/* a fatal asynchronous event of the QP */
+	SMCR_DOWN_POST,		/* a work request could not be posted */
+	SMCR_DOWN_REG,		/* an RMB's registration failed */
+	SMCR_DOWN_CDC,		/* the peer broke a CDC rule (§4.4) */
+	SMCR_DOWN_PEER,		/* the peer's DELETE LINK (A.3.4) */
+	SMCR_DOWN_TESTLINK,	/* TEST LINK unanswered (§3.5.5.5) */
+};
+
 /**
  * struct smcr_wr_tx - one control message slot of a link's send ring
  * @cqe: completion entry of the send

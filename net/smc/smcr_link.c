@@ -26,13 +26,23 @@
 #define SMCR_QP_RNR_RETRY	7	/* 7 means retry forever */
 #define SMCR_LINK_DRAIN_WAIT	(5 * HZ)
 
+/* A completion in error fails the link; a flush is the QP already in
+ * error, after whatever failed it
+ */
+static void smcr_wc_check(struct smcr_link *link, const struct ib_wc *wc)
+{
+	if (wc->status == IB_WC_SUCCESS || wc->status == IB_WC_WR_FLUSH_ERR)
+		return;
+	trace_smcr_wc_error(link, wc);
+	smcr_link_fail(link, SMCR_DOWN_WC);
+}
+
 /* One entry for every RDMA write: they are unsignaled, so only errors
  * (and flushes) ever complete through it.
  */
 static void smcr_wr_write_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		smcr_link_fail(wc->qp->qp_context);
+	smcr_wc_check(wc->qp->qp_context, wc);
 }
 
 static struct ib_cqe smcr_write_cqe = { .done = smcr_wr_write_done };
@@ -53,12 +63,13 @@ static void smcr_qp_event(struct ib_event *ev, void *ctx)
 {
 	struct smcr_link *link = ctx;
 
+	trace_smcr_qp_event(link, ev->event);
 	switch (ev->event) {
 	case IB_EVENT_QP_FATAL:
 	case IB_EVENT_QP_REQ_ERR:
 	case IB_EVENT_QP_ACCESS_ERR:
 	case IB_EVENT_PATH_MIG_ERR:
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_QP_EVENT);
 		break;
 	default:
 		break;
@@ -71,8 +82,7 @@ static void smcr_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 					       cqe);
 	struct smcr_link *link = slot->link;
 
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		smcr_link_fail(link);
+	smcr_wc_check(link, wc);
 	smcr_cdc_tx_done(slot, wc->status == IB_WC_SUCCESS);
 	clear_bit(slot->idx, &link->tx_busy);
 	/* the cleared bit before the waiters' check of tx_busy */
@@ -117,8 +127,7 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	idx = wc->wr_cqe - link->rx_slots;
 	atomic_dec(&link->rx_pending);
 	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			smcr_link_fail(link);
+		smcr_wc_check(link, wc);
 		wake_up_all(&link->tx_wait);
 		return;
 	}
@@ -129,7 +138,7 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	memcpy(msg, link->rx_bufs + idx * SMCR_WR_SIZE, SMCR_WR_SIZE);
 	if (READ_ONCE(link->state) != SMCR_LINK_DOWN &&
 	    smcr_wr_rx_post(link, idx))
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_POST);
 
 	/* runts, and receives a peer's RDMA write with immediate data
 	 * consumed: no LLC or CDC message is in the buffer
@@ -228,7 +237,7 @@ int smcr_wr_tx_send(struct smcr_link *link, int idx, struct ib_send_wr *writes)
 	rc = ib_post_send(link->qp, first, NULL);
 	if (rc) {
 		smcr_wr_tx_put(link, idx);
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_POST);
 	}
 	return rc;
 }

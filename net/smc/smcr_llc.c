@@ -80,7 +80,7 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg)
 			m.u.delete_link.resp = true;
 			smcr_llc_send(link, &m);
 		}
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_PEER);
 		break;
 	case SMCR_LLC_TYPE_CONFIRM_RKEY:
 		/* A.3.5: with one link the RMB's rkey came with the CLC
@@ -418,7 +418,7 @@ void smcr_llc_testlink_work(struct work_struct *work)
 	 * SMCR_WR_TX_WAIT (-EBUSY): the link does not carry traffic
 	 */
 	if (rc) {
-		smcr_link_fail(link);
+		smcr_link_fail(link, SMCR_DOWN_TESTLINK);
 		return;
 	}
 	smcr_llc_testlink_start(link);

@@ -12,6 +12,9 @@
 
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <rdma/ib_cm.h>		/* the names <trace/misc/rdma.h> shows */
+#include <rdma/rdma_cm.h>
+#include <trace/misc/rdma.h>
 
 #include "smcr.h"
 
@@ -200,6 +203,80 @@ TRACE_EVENT(smcr_llc_drop,
 			   __entry->type = type;),
 	    TP_printk("lgr=%p type=%u: too many requests unanswered",
 		      __entry->lgr, __entry->type)
+);
+
+TRACE_DEFINE_ENUM(SMCR_DOWN_WC);
+TRACE_DEFINE_ENUM(SMCR_DOWN_QP_EVENT);
+TRACE_DEFINE_ENUM(SMCR_DOWN_POST);
+TRACE_DEFINE_ENUM(SMCR_DOWN_REG);
+TRACE_DEFINE_ENUM(SMCR_DOWN_CDC);
+TRACE_DEFINE_ENUM(SMCR_DOWN_PEER);
+TRACE_DEFINE_ENUM(SMCR_DOWN_TESTLINK);
+
+#define smcr_show_down_reason(r)					\
+	__print_symbolic(r,						\
+		{ SMCR_DOWN_WC, "work completion error" },		\
+		{ SMCR_DOWN_QP_EVENT, "QP event" },			\
+		{ SMCR_DOWN_POST, "post failed" },			\
+		{ SMCR_DOWN_REG, "RMB registration failed" },		\
+		{ SMCR_DOWN_CDC, "CDC protocol violation" },		\
+		{ SMCR_DOWN_PEER, "peer's DELETE LINK" },		\
+		{ SMCR_DOWN_TESTLINK, "TEST LINK unanswered" })
+
+/* Something that happened to a link, and a code for what: by default
+ * why it went down
+ */
+DECLARE_EVENT_CLASS(smcr_link_code_class,
+		    TP_PROTO(const struct smcr_link *link, unsigned int code),
+		    TP_ARGS(link, code),
+		    TP_STRUCT__entry(__field(const void *, lgr)
+				     __field(u32, qpn)
+				     __field(unsigned int, code)),
+		    TP_fast_assign(__entry->lgr = link->lgr;
+				   __entry->qpn = link->qp ? link->qp->qp_num : 0;
+				   __entry->code = code;),
+		    TP_printk("lgr=%p qp=%u link down: %s", __entry->lgr,
+			      __entry->qpn,
+			      smcr_show_down_reason(__entry->code))
+);
+
+/* A link failed; its group ends (one link a group) */
+DEFINE_EVENT(smcr_link_code_class, smcr_link_down,
+	     TP_PROTO(const struct smcr_link *link, unsigned int code),
+	     TP_ARGS(link, code));
+
+/* An asynchronous event of a link's QP */
+DEFINE_EVENT_PRINT(smcr_link_code_class, smcr_qp_event,
+		   TP_PROTO(const struct smcr_link *link, unsigned int code),
+		   TP_ARGS(link, code),
+		   TP_printk("lgr=%p qp=%u event %s", __entry->lgr,
+			     __entry->qpn, rdma_show_ib_event(__entry->code))
+);
+
+/* A work request of a link completed in error (flushes are not traced) */
+TRACE_EVENT(smcr_wc_error,
+	    TP_PROTO(const struct smcr_link *link, const struct ib_wc *wc),
+	    TP_ARGS(link, wc),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u32, qpn)
+			     __field(unsigned int, opcode)
+			     __field(unsigned int, status)
+			     __field(u32, vendor_err)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->qpn = link->qp ? link->qp->qp_num : 0;
+			   __entry->opcode = wc->opcode;
+			   __entry->status = wc->status;
+			   __entry->vendor_err = wc->status != IB_WC_SUCCESS ?
+						 wc->vendor_err : 0;),
+	    TP_printk("lgr=%p qp=%u %s: %s (vendor 0x%x)", __entry->lgr,
+		      __entry->qpn,
+		      __print_symbolic(__entry->opcode,
+				       { IB_WC_SEND, "SEND" },
+				       { IB_WC_RDMA_WRITE, "RDMA_WRITE" },
+				       { IB_WC_REG_MR, "REG_MR" },
+				       { IB_WC_RECV, "RECV" }),
+		      rdma_show_wc_status(__entry->status),
+		      __entry->vendor_err)
 );
 
 /* A peer's LLC request named a link this group does not have (A.3.4) */
