@@ -204,6 +204,7 @@ struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token);
 int smcr_buf_alloc(struct smcr_sock *smc);
 int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf);
 void smcr_buf_free(struct smcr_sock *smc);
+void smcr_lgr_debugfs(struct dentry *dir);
 
 /* smcr_llc.c: link layer control (RFC 7609 §3.5.5, A.3) */
 void smcr_llc_rx(struct smcr_link *link, const u8 *msg);

@@ -12,6 +12,7 @@
  * send buffer its RDMA writes are read from (§2.4, §4.1).
  */
 
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -74,6 +75,12 @@ static u32 smcr_buf_size(struct sock *sk, int val, int lock)
 	return roundup_pow_of_two(size);
 }
 
+/* Pages of RMBs and send buffers allocated and not yet freed, parked
+ * ones included: zero once every connection and group is gone
+ * (debugfs smcr/buffer_pages)
+ */
+static atomic_t smcr_buf_pages = ATOMIC_INIT(0);
+
 static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
 			     enum dma_data_direction dir)
 {
@@ -87,6 +94,7 @@ static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
 	}
 	if (buf->cpu) {
 		free_pages((unsigned long)buf->cpu, get_order(buf->size));
+		atomic_sub(1 << get_order(buf->size), &smcr_buf_pages);
 		buf->cpu = NULL;
 	}
 }
@@ -702,6 +710,7 @@ static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
 	set_active_memcg(old);
 	if (!buf->cpu)
 		return -ENOMEM;
+	atomic_add(1 << get_order(size), &smcr_buf_pages);
 	buf->size = size;
 	buf->dma = ib_dma_map_single(ibdev, buf->cpu, size, dir);
 	if (ib_dma_mapping_error(ibdev, buf->dma)) {
@@ -826,4 +835,17 @@ void smcr_buf_free(struct smcr_sock *smc)
 {
 	if (smc->conn.lgr)
 		smcr_conn_free_bufs(smc->conn.lgr, &smc->conn, false);
+}
+
+/**
+ * smcr_lgr_debugfs() - the group layer's files in the module's debugfs
+ * @dir: the module's directory
+ *
+ * buffer_pages: pages of RMBs and send buffers in use, for tests that
+ * check every buffer came back (an error creating it is only logged by
+ * debugfs; the module works without)
+ */
+void smcr_lgr_debugfs(struct dentry *dir)
+{
+	debugfs_create_atomic_t("buffer_pages", 0444, dir, &smcr_buf_pages);
 }

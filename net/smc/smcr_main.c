@@ -7,6 +7,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/netlink.h>
@@ -39,6 +40,9 @@ struct workqueue_struct *smcr_hs_wq;
  * apart from the handshakes, so a peer's flood cannot stall them
  */
 struct workqueue_struct *smcr_llc_wq;
+
+/* /sys/kernel/debug/smcr: counters for tests, no ABI */
+static struct dentry *smcr_debugfs;
 
 static int __init smcr_init(void)
 {
@@ -90,6 +94,8 @@ static int __init smcr_init(void)
 	rc = smcr_sysctl_init();
 	if (rc)
 		goto out_pnet;
+	smcr_debugfs = debugfs_create_dir("smcr", NULL);
+	smcr_lgr_debugfs(smcr_debugfs);
 	return 0;
 
 out_pnet:
@@ -119,6 +125,7 @@ out_proto:
 
 static void __exit smcr_exit(void)
 {
+	debugfs_remove(smcr_debugfs);
 	/* first: no configuration request runs past this point */
 	smcr_sysctl_exit();
 	smcr_pnet_exit();
