@@ -25,7 +25,9 @@
  * wrong rkey for our own RMB. A case passes when the server either keeps
  * the connection working (an echo comes back intact) or ends it (its TCP
  * connection closes), as the case expects, within --bound seconds.
- * One TAP line a case, what happened in a comment.
+ * One TAP line a case, what happened in a comment. Without CASE names
+ * every case runs but stall-resume, which wants the server's TEST LINK
+ * off.
  *
  * --stall-cmd runs CMD (sh -c) while the flood case has the server's
  * answers stalled: the caller checks there that other connections and
@@ -119,6 +121,7 @@ struct conn {
 	int tx_out;		/* sends not completed */
 	bool hold_rx;		/* receives are not reposted */
 	int rx_held;		/* receives consumed and not reposted */
+	int held[NRX];		/* their slots */
 	bool answer_tests;	/* echo the server's TEST LINK requests */
 	bool failed;		/* an error completion */
 	bool peer_closed;
@@ -277,7 +280,7 @@ static bool pump(struct conn *c, double secs, bool (*done)(struct conn *))
 			}
 			handle_msg(c, c->rx + wc[i].wr_id * SLOT);
 			if (c->hold_rx)
-				c->rx_held++;
+				c->held[c->rx_held++] = wc[i].wr_id;
 			else
 				post_recv(c, wc[i].wr_id);
 		}
@@ -852,6 +855,33 @@ static int c_unknown_llc(struct conn *c)
 }
 
 /*
+ * Stop reposting receives and let the answers to TEST LINK requests of
+ * ours use up the posted ones: the server's next Send stalls (RNR)
+ */
+static void rx_use_up(struct conn *c)
+{
+	int i;
+
+	c->hold_rx = true;
+	/* in rounds: the server keeps a few requests to answer at a time */
+	for (i = 0; i < 4 * NRX && c->rx_held < NRX && !c->failed; i++) {
+		send_llc(c, LLC_TEST_LINK, 0, i, true);
+		if (i % 4 == 3)
+			pump(c, 0.3, NULL);
+	}
+	pump(c, 0.5, NULL);
+	diag("%d receives used up", c->rx_held);
+}
+
+/* post the held receives again: what the server stalled lands now */
+static void rx_release(struct conn *c)
+{
+	c->hold_rx = false;
+	while (c->rx_held)
+		post_recv(c, c->held[--c->rx_held]);
+}
+
+/*
  * 2000 TEST LINK requests while none of the server's answers can land:
  * what the server queues for us is bounded, and the host's other
  * connections and handshakes go on (--stall-cmd)
@@ -875,30 +905,82 @@ static int c_llc_flood(struct conn *c)
 		     rc, t0);
 		rc = rc || t0 > bound ? -1 : 0;
 	}
-	c->hold_rx = false;
-	for (i = 0; i < NRX && c->rx_held; i++, c->rx_held--)
-		post_recv(c, i);	/* every slot was consumed */
+	rx_release(c);
 	return rc;
 }
 
-/*
- * Our receives run out and stay out: TEST LINK requests of ours use them
- * up with their answers, then the server's echo and its own probes stall
- */
+/* our receives run out and stay out: the server's probes go unanswered */
 static int c_rx_withheld(struct conn *c)
+{
+	rx_use_up(c);
+	return write_data(c, 10);
+}
+
+/*
+ * The server closes first (we are done writing, its echo sees the end),
+ * its last echo stalled behind a Send we have no receive for; then our
+ * close, and a burst of CDC messages while its close work waits for
+ * those writes: each wakes the close work again (review finding 2)
+ */
+static int c_cdc_after_close(struct conn *c)
 {
 	int i;
 
-	c->hold_rx = true;
-	/* in rounds: the server keeps a few requests to answer at a time */
-	for (i = 0; i < 4 * NRX && c->rx_held < NRX && !c->failed; i++) {
-		send_llc(c, LLC_TEST_LINK, 0, i, true);
-		if (i % 4 == 3)
-			pump(c, 0.3, NULL);
-	}
+	rx_use_up(c);
+	if (write_data(c, 100))
+		return -1;
 	pump(c, 0.5, NULL);
-	diag("%d receives used up", c->rx_held);
-	return write_data(c, 10);
+	send_cdc(c, c->s_token, c->tx_prod / c->s_size,
+		 c->tx_prod % c->s_size, 0, 0, 0x80, NULL);
+	pump(c, 1, NULL);
+	for (i = 0; i < 50 && !c->failed; i++) {
+		send_cdc(c, c->s_token, c->tx_prod / c->s_size,
+			 c->tx_prod % c->s_size, 0, 0, 0x80 | CDC_CLOSED, NULL);
+		pump(c, 0.1, NULL);
+	}
+	rx_release(c);
+	return 0;
+}
+
+/*
+ * The server's last writes wait behind a Send we have no receive for
+ * while its socket closes; once its close gave up waiting for them, our
+ * receives come back and the writes go out of its send buffer. Whatever
+ * lands must be what the server echoed (review finding 3: the buffer was
+ * freed under the writes). Run with the server's TEST LINK off, or its
+ * probe ends the stall first.
+ */
+static int c_stall_resume(struct conn *c)
+{
+	uint64_t i;
+	uint8_t b;
+
+	rx_use_up(c);
+	/* the first echo's Send stalls, the second's writes queue behind */
+	if (write_data(c, 1000))
+		return -1;
+	pump(c, 0.5, NULL);
+	if (write_data(c, 1000))
+		return -1;
+	pump(c, 0.5, NULL);
+	send_cdc(c, c->s_token, c->tx_prod / c->s_size,
+		 c->tx_prod % c->s_size, 0, 0, 0x80 | CDC_CLOSED, NULL);
+	/* past the server's wait for its writes at close (5 s) */
+	pump(c, 8, NULL);
+	rx_release(c);
+	want_rx = c->tx_prod;
+	pump(c, bound, rx_arrived);
+	diag("%llu of %llu bytes came back after the stall",
+	     (unsigned long long)c->rx_prod, (unsigned long long)c->tx_prod);
+	for (i = 0; i < c->rx_prod && i < RMB_SIZE; i++) {
+		b = c->rmb[i];
+		if (b != pat(c->token, i)) {
+			diag("byte %llu back is 0x%02x, not 0x%02x",
+			     (unsigned long long)i, b, pat(c->token, i));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int c_write_past_rmb(struct conn *c)
@@ -930,38 +1012,45 @@ static const struct hcase {
 	enum want want;
 	enum stop_at stop;
 	uint32_t rkey_xor;
+	bool named;		/* run only when named */
 } cases[] = {
-	{ "echo", "a well-behaved connection", c_echo, NULL, WORKS, STOP_ACTIVE, 0 },
+	{ "echo", "a well-behaved connection",
+	  c_echo, NULL, WORKS, STOP_ACTIVE, 0, false },
 	{ "prod-past-rmb", "CDC producer cursor past the RMB's end",
-	  c_prod_past_rmb, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_prod_past_rmb, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "prod-backwards", "CDC producer cursor moved backwards",
-	  c_prod_backwards, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_prod_backwards, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "prod-two-wraps", "CDC producer cursor two wraps ahead",
-	  c_prod_two_wraps, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_prod_two_wraps, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "prod-over-a-wrap", "CDC producer cursor a wrap and a byte ahead",
-	  c_prod_over_a_wrap, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_prod_over_a_wrap, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "cons-ahead", "CDC consumer cursor past anything sent",
-	  c_cons_ahead, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_cons_ahead, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "unknown-token", "CDC for an alert token that does not exist",
-	  c_unknown_token, NULL, WORKS, STOP_ACTIVE, 0 },
+	  c_unknown_token, NULL, WORKS, STOP_ACTIVE, 0, false },
 	{ "delete-bogus-link", "DELETE LINK of a link that does not exist",
-	  c_delete_bogus_link, check_delete_bogus_link, WORKS, STOP_ACTIVE, 0 },
+	  c_delete_bogus_link, check_delete_bogus_link, WORKS, STOP_ACTIVE, 0,
+	  false },
 	{ "add-link-bogus", "ADD LINK full of garbage",
-	  c_add_link_bogus, NULL, WORKS, STOP_ACTIVE, 0 },
+	  c_add_link_bogus, NULL, WORKS, STOP_ACTIVE, 0, false },
 	{ "confirm-link-again", "CONFIRM LINK on an active link",
-	  c_confirm_link_again, NULL, WORKS, STOP_ACTIVE, 0 },
+	  c_confirm_link_again, NULL, WORKS, STOP_ACTIVE, 0, false },
 	{ "unknown-llc", "LLC messages of unknown types",
-	  c_unknown_llc, NULL, WORKS, STOP_ACTIVE, 0 },
+	  c_unknown_llc, NULL, WORKS, STOP_ACTIVE, 0, false },
 	{ "llc-flood", "2000 TEST LINK with the answers stalled",
-	  c_llc_flood, NULL, EITHER, STOP_ACTIVE, 0 },
+	  c_llc_flood, NULL, EITHER, STOP_ACTIVE, 0, false },
 	{ "rx-withheld", "no receive posted any more",
-	  c_rx_withheld, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_rx_withheld, NULL, ENDS, STOP_ACTIVE, 0, false },
+	{ "cdc-after-close", "CDC messages after our close, the server's stalled",
+	  c_cdc_after_close, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "confirm-link-unanswered", "CONFIRM LINK never answered",
-	  c_echo, NULL, ENDS, STOP_CONFIRM_LINK, 0 },
+	  c_echo, NULL, ENDS, STOP_CONFIRM_LINK, 0, false },
 	{ "write-past-rmb", "RDMA write past the server's RMB",
-	  c_write_past_rmb, NULL, ENDS, STOP_ACTIVE, 0 },
+	  c_write_past_rmb, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "bad-rkey", "a wrong rkey for our RMB in the CLC Confirm",
-	  c_bad_rkey, NULL, ENDS, STOP_ACTIVE, 0x5a00 },
+	  c_bad_rkey, NULL, ENDS, STOP_ACTIVE, 0x5a00, false },
+	{ "stall-resume", "the server's last writes stalled past its close",
+	  c_stall_resume, NULL, ENDS, STOP_ACTIVE, 0, true },
 };
 
 static void run_case(const struct hcase *k)
@@ -981,7 +1070,7 @@ static void run_case(const struct hcase *k)
 	t0 = now();
 	if (k->act(&c)) {
 		ok = false;
-		got = "the case could not do its part";
+		got = "the case failed (see above)";
 	} else if (k->want == ENDS) {
 		ok = tcp_ended(&c, bound);
 		got = ok ? "ended" : "still open";
@@ -1072,13 +1161,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		if (optind < argc) {
-			for (j = optind; j < argc; j++)
-				if (!strcmp(argv[j], cases[i].name))
-					break;
-			if (j == argc)
-				continue;
-		}
+		for (j = optind; j < argc; j++)
+			if (!strcmp(argv[j], cases[i].name))
+				break;
+		if (j == argc && (optind < argc || cases[i].named))
+			continue;
 		run_case(&cases[i]);
 	}
 	return failures ? 1 : 0;

@@ -19,12 +19,15 @@
 # twice, a consumer cursor past anything sent, unknown tokens, DELETE
 # LINK of a link that does not exist, garbage ADD LINK and unknown LLC,
 # an LLC flood while the answers cannot land (a real client moves data
-# meanwhile), receives withheld for good, CONFIRM LINK never answered,
+# meanwhile), receives withheld for good, CDC messages after our close
+# while the server's close waits, CONFIRM LINK never answered,
 # an RDMA write past the server's RMB, a wrong rkey. Each connection
 # keeps working or ends, as its case expects, within 30 s (the server
-# probes its links every 3 s here). Before, during and after, real
-# SMC-R clients move data to the same server, the server's module
-# unloads, and no kernel warning shows on either guest.
+# probes its links every 3 s here). Last, with the probes off, the
+# server's final writes stall past its close and resume: what lands must
+# be what it echoed (its send buffer outlives them). Before, during and
+# after, real SMC-R clients move data to the same server, the server's
+# module unloads, and no kernel warning shows on either guest.
 #   scripts/run-tests hostile
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
@@ -68,6 +71,10 @@ guest_b() {
 	# dead links are found within seconds (smc_hostile_rdma's cases)
 	echo 3 >/sys/module/smcr/parameters/testlink_time
 	barrier hostile-listen 60
+	# stall-resume: a stall longer than a probe's wait, so no probes
+	barrier hostile-testlink 500
+	echo 0 >/sys/module/smcr/parameters/testlink_time
+	barrier hostile-testlink-off 60
 	barrier hostile-done 560
 	for i in "${data_pids[@]}"; do wait "$i" || rc=1; done
 	tap_check "the three real SMC-R clients served, data checked" test $rc = 0
@@ -77,6 +84,13 @@ guest_b() {
 	"$SMCR_REPO/build/tools/smcr" stats | grep -E '^fallback\.srv\.' | sed 's/^/# /'
 	no_qps 60
 	grep -v '^#' /sys/kernel/tracing/trace >"$SMCR_OUT/hostile.b.trace"
+	# why each link went down, as the server traced it
+	sed -n 's/.*link down: //p' "$SMCR_OUT/hostile.b.trace" | sort |
+		uniq -c | sed 's/^ */# links down: /'
+	tap_check "the server traced the refused cursors and the bogus link" \
+		bash -c "grep -q 'smcr_cdc_refused: .*cursor refused' $SMCR_OUT/hostile.b.trace &&
+			grep -q 'link down: CDC protocol violation' $SMCR_OUT/hostile.b.trace &&
+			grep -q 'smcr_llc_bogus: .*no such link' $SMCR_OUT/hostile.b.trace"
 	tap_check "rmmod smcr after the hostile client (b)" rmmod smcr
 }
 
@@ -102,6 +116,13 @@ guest_a() {
 		--ip "$SMCR_SELF_IP" --bound 30 --stall-cmd "bash /tmp/stall.sh"
 	rc=$?
 	tap_check "smc_hostile_rdma exit status ($rc)" test "$rc" = 0
+	barrier hostile-testlink 60
+	barrier hostile-testlink-off 60
+	in_cgroup "$BIN/smc_hostile_rdma" --host "$SMCR_PEER_IP" --port $PORT \
+		--ip "$SMCR_SELF_IP" --bound 30 stall-resume
+	rc=$?
+	tap_check "smc_hostile_rdma stall-resume exit status ($rc)" \
+		test "$rc" = 0
 	tap_check "a real SMC-R client after the hostile one" \
 		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
 		--port $((PORT + 2)) --bytes 4M --count 1 --timeout 120
