@@ -146,6 +146,8 @@ struct smcr_wr_tx {
  *	act on the first SMCR_WR_SIZE bytes of every message), DMA mapped
  * @rx_spill_dma: DMA address of @rx_spill
  * @rx_pending: receives posted and not completed yet
+ * @rx_stamp: jiffies when the last message arrived (set in softirq,
+ *	read with READ_ONCE() by the TEST LINK keepalive)
  * @cdc_seq: sequence number of the last CDC message sent (A.4)
  * @fail_work: takes the group down after the link failed
  * @testlink_work: TEST LINK keepalive of an active link (§3.5.5.5)
@@ -195,6 +197,7 @@ struct smcr_link {
 	u8			*rx_spill;
 	u64			rx_spill_dma;
 	atomic_t		rx_pending;
+	unsigned long		rx_stamp;
 	atomic_t		cdc_seq;
 	bool			rtr;
 	bool			rts;

@@ -136,6 +136,8 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 				   link->rx_dma + idx * SMCR_WR_SIZE,
 				   SMCR_WR_SIZE, DMA_FROM_DEVICE);
 	memcpy(msg, link->rx_bufs + idx * SMCR_WR_SIZE, SMCR_WR_SIZE);
+	/* the link works: the keepalive waits for it to go quiet */
+	WRITE_ONCE(link->rx_stamp, jiffies);
 	if (READ_ONCE(link->state) != SMCR_LINK_DOWN &&
 	    smcr_wr_rx_post(link, idx))
 		smcr_link_fail(link, SMCR_DOWN_POST);

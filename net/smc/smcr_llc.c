@@ -374,14 +374,21 @@ module_param(testlink_time, int, 0644);
 MODULE_PARM_DESC(testlink_time,
 		 "Seconds between TEST LINK keepalives (0: off; -1: net.smc.smcr_testlink_time)");
 
+/* The keepalive interval of @link in jiffies, 0 for none */
+static long smcr_llc_testlink_delay(struct smcr_link *link)
+{
+	int secs = READ_ONCE(testlink_time);
+
+	return secs >= 0 ? (long)secs * HZ : link->lgr->testlink_time;
+}
+
 /**
  * smcr_llc_testlink_start() - (re)arm the keepalive of an active link
  * @link: link
  */
 void smcr_llc_testlink_start(struct smcr_link *link)
 {
-	int secs = READ_ONCE(testlink_time);
-	long delay = secs >= 0 ? (long)secs * HZ : link->lgr->testlink_time;
+	long delay = smcr_llc_testlink_delay(link);
 
 	if (delay > 0 && READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
 		mod_delayed_work(smcr_hs_wq, &link->testlink_work, delay);
@@ -391,6 +398,9 @@ void smcr_llc_testlink_start(struct smcr_link *link)
  * smcr_llc_testlink_work() - probe a link with TEST LINK (§3.5.5.5)
  * @work: the link's testlink_work
  *
+ * §4.5.3: only a link quiet for the keepalive interval is probed; one
+ * that received within it has shown it works, however slowly its own
+ * sends drain (a probe's answer may queue behind a busy send ring).
  * A.3.8: the peer echoes the request; no answer within SMCR_LLC_WAIT means
  * the peer or the path is gone, and the link group goes with it.
  */
@@ -399,10 +409,18 @@ void smcr_llc_testlink_work(struct work_struct *work)
 	struct smcr_link *link = container_of(to_delayed_work(work),
 					      struct smcr_link, testlink_work);
 	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_TEST_LINK };
+	long delay = smcr_llc_testlink_delay(link);
+	unsigned long quiet_at;
 	int rc;
 
-	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE || delay <= 0)
 		return;
+	quiet_at = READ_ONCE(link->rx_stamp) + delay;
+	if (time_before(jiffies, quiet_at)) {
+		mod_delayed_work(smcr_hs_wq, &link->testlink_work,
+				 quiet_at - jiffies);
+		return;
+	}
 	/* another LLC exchange is running: it proves the link as well */
 	if (READ_ONCE(link->llc_expect)) {
 		smcr_llc_testlink_start(link);

@@ -943,6 +943,25 @@ static int c_cdc_after_close(struct conn *c)
 }
 
 /*
+ * A link in use needs no probe (§4.5.3): we answer none of the server's
+ * TEST LINK requests but echo data every half second for four of its
+ * probe intervals; the link must carry on
+ */
+static int c_busy_unprobed(struct conn *c)
+{
+	double end = now() + 12;
+
+	c->answer_tests = false;
+	while (now() < end)
+		if (echo(c, 100) || !pump(c, 0.5, NULL))
+			return -1;
+	c->answer_tests = true;
+	diag("%u TEST LINK requests left unanswered meanwhile",
+	     c->llc_seen[LLC_TEST_LINK]);
+	return 0;
+}
+
+/*
  * The server's last writes wait behind a Send we have no receive for
  * while its socket closes; once its close gave up waiting for them, our
  * receives come back and the writes go out of its send buffer. Whatever
@@ -1041,6 +1060,8 @@ static const struct hcase {
 	  c_llc_flood, NULL, EITHER, STOP_ACTIVE, 0, false },
 	{ "rx-withheld", "no receive posted any more",
 	  c_rx_withheld, NULL, ENDS, STOP_ACTIVE, 0, false },
+	{ "busy-unprobed", "TEST LINK unanswered while data flows",
+	  c_busy_unprobed, NULL, WORKS, STOP_ACTIVE, 0, false },
 	{ "cdc-after-close", "CDC messages after our close, the server's stalled",
 	  c_cdc_after_close, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "confirm-link-unanswered", "CONFIRM LINK never answered",

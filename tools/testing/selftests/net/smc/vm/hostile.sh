@@ -19,7 +19,8 @@
 # twice, a consumer cursor past anything sent, unknown tokens, DELETE
 # LINK of a link that does not exist, garbage ADD LINK and unknown LLC,
 # an LLC flood while the answers cannot land (a real client moves data
-# meanwhile), receives withheld for good, CDC messages after our close
+# meanwhile), receives withheld for good, TEST LINK left unanswered
+# while data flows (no probe is due), CDC messages after our close
 # while the server's close waits, CONFIRM LINK never answered,
 # an RDMA write past the server's RMB, a wrong rkey. Each connection
 # keeps working or ends, as its case expects, within 30 s (the server
