@@ -59,15 +59,21 @@ require_rdma() {
 	fi
 }
 
+# tscale SECONDS: a time limit stretched for slow kernels: times
+# TIME_SCALE, which scripts/run-tests --debug-kernel passes to the guests
+# (1 otherwise)
+tscale() { echo $(($1 * ${TIME_SCALE:-1})); }
+
 _smcr_peer_role() { if [[ $SMCR_ROLE == a ]]; then echo b; else echo a; fi; }
 
 # barrier NAME [TIMEOUT_S=60]: returns 0 once the other guest has reached the
 # barrier of the same NAME (the n-th call with a NAME pairs with the peer's
-# n-th call), 1 after TIMEOUT_S. Implemented with marker files in the shared
+# n-th call), 1 after TIMEOUT_S (tscale'd). Implemented with marker files in the shared
 # dir (mounted cache=none, so the peer's files are seen without delay).
 # In a single-guest group it returns at once.
 barrier() {
-	local name=${1//[^A-Za-z0-9_.-]/_} timeout=${2:-60} dir cnt gen peer deadline
+	local name=${1//[^A-Za-z0-9_.-]/_} timeout dir cnt gen peer deadline
+	timeout=$(tscale "${2:-60}")
 	[[ ${SMCR_PEER_BOOTED:-1} == 1 ]] || return 0
 	dir="$SMCR_OUT/.$SMCR_NAME.barrier"
 	mkdir -p "$dir"

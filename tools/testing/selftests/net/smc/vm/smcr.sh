@@ -77,7 +77,8 @@ py_pair() {
 # command, and once it listens on PORT both guests meet at barrier NAME;
 # guest a then runs the client command. Each side's failure is reported.
 pair() {
-	local name=$1 port=$2 secs=$3 srv=()
+	local name=$1 port=$2 secs srv=()
+	secs=$(tscale "$3")
 	shift 3
 	while (($#)) && [[ $1 != -- ]]; do
 		srv+=("$1")
