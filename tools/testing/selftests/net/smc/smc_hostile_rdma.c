@@ -550,6 +550,22 @@ static int conn_confirm(struct conn *c)
 	return send_msg(c, m, NULL);
 }
 
+/* What Proposal and Confirm begin with (A.2.2, A.2.4): the header, then
+ * our peer ID, GID and MAC; the trailer eyecatcher at the end
+ */
+static void clc_head(const struct conn *c, uint8_t *m, uint8_t type,
+		     uint16_t len)
+{
+	memcpy(m, EYE, 4);
+	m[4] = type;
+	put16(m + 5, len);
+	m[7] = CLC_V1;
+	memcpy(m + 8, c->peer_id, 8);
+	memcpy(m + 16, dev.gid, 16);
+	memcpy(m + 32, dev.mac, 6);
+	memcpy(m + len - 4, EYE, 4);
+}
+
 enum stop_at { STOP_ACTIVE, STOP_CONFIRM_LINK };
 
 /*
@@ -577,16 +593,9 @@ static int conn_open(struct conn *c, enum stop_at stop, uint32_t rkey_xor)
 	}
 
 	/* A.2.2: Proposal, SMC-R version 1, our IPv4 prefix */
-	memcpy(p, EYE, 4);
-	p[4] = CLC_PROPOSAL;
-	put16(p + 5, sizeof(p));
-	p[7] = CLC_V1;
-	memcpy(p + 8, c->peer_id, 8);
-	memcpy(p + 16, dev.gid, 16);
-	memcpy(p + 32, dev.mac, 6);
+	clc_head(c, p, CLC_PROPOSAL, sizeof(p));
 	memcpy(p + 40, &prefix_addr, 4);
 	p[44] = prefix_len;
-	memcpy(p + 48, EYE, 4);
 	if (send(c->fd, p, sizeof(p), 0) != sizeof(p) ||
 	    tcp_read(c->fd, a, 8)) {
 		diag("no answer to the Proposal");
@@ -618,13 +627,7 @@ static int conn_open(struct conn *c, enum stop_at stop, uint32_t rkey_xor)
 		return -1;
 	}
 	/* A.2.4: Confirm */
-	memcpy(f, EYE, 4);
-	f[4] = CLC_CONFIRM;
-	put16(f + 5, sizeof(f));
-	f[7] = CLC_V1;
-	memcpy(f + 8, c->peer_id, 8);
-	memcpy(f + 16, dev.gid, 16);
-	memcpy(f + 32, dev.mac, 6);
+	clc_head(c, f, CLC_CONFIRM, sizeof(f));
 	put24(f + 38, c->qp->qp_num);
 	put32(f + 41, c->rmb_mr->rkey ^ rkey_xor);
 	f[45] = 1;
@@ -633,7 +636,6 @@ static int conn_open(struct conn *c, enum stop_at stop, uint32_t rkey_xor)
 	va = htobe64((uintptr_t)c->rmb);
 	memcpy(f + 52, &va, 8);
 	put24(f + 61, c->psn);
-	memcpy(f + 64, EYE, 4);
 	if (send(c->fd, f, sizeof(f), 0) != sizeof(f))
 		return -1;
 	return stop == STOP_CONFIRM_LINK ? 0 : conn_confirm(c);
