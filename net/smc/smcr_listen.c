@@ -59,7 +59,8 @@ static void smcr_child_destroy(struct smcr_sock *child)
 {
 	struct sock *sk = &child->sk;
 
-	lock_sock(sk);
+	/* smcr_listen_stop() holds the listener's lock: the child's nests */
+	lock_sock_nested(sk, SINGLE_DEPTH_NESTING);
 	if (sk->sk_state == SMCR_ACTIVE && !child->use_fallback)
 		smcr_close_release(child);
 	sk->sk_state = SMCR_CLOSED;
