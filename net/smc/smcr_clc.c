@@ -394,7 +394,8 @@ static int smcr_clc_take_peer(struct smcr_sock *smc,
 		return -EPROTO;
 	conn->peer_token = m->rmbe_alert_token;
 	conn->peer_rkey = m->rmb_rkey;
-	conn->peer_size = size;
+	/* read by smcr_cdc_rx(), which may run before it is set */
+	WRITE_ONCE(conn->peer_size, size);
 	conn->peer_rmb = m->rmb_dma_addr + (u64)size * (m->rmbe_idx - 1);
 	return 0;
 }
