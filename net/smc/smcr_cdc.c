@@ -188,7 +188,6 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	struct smcr_conn *conn;
 	struct smcr_sock *smc;
 	bool urg, abort;
-	u32 peer_size;
 	int rc;
 
 	if (smcr_cdc_msg_decode(msg, SMCR_WR_SIZE, &m))
@@ -209,15 +208,13 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
 	/* §4.4: the peer never writes more than our RMBE holds unread */
 	rc = smcr_cdc_advance(&conn->rx_prod, &conn->peer_prod, &m.prod,
 			      conn->rmb.size, conn->rx_cons + conn->rmb.size);
-	/* before the Confirm is in, the peer's RMB size is not known yet;
-	 * nothing was sent to it, so its consumer cursor cannot have moved
+	/* before the Confirm is in, the peer's RMB size is 0: nothing was
+	 * sent to it, so its consumer cursor can only stay where it was
 	 */
-	peer_size = READ_ONCE(conn->peer_size);
-	if (!rc && peer_size)
+	if (!rc)
 		rc = smcr_cdc_advance(&conn->tx_peer_cons, &conn->peer_cons,
-				      &m.cons, peer_size, conn->tx_prod);
-	else if (!rc && (m.cons.wrap || m.cons.count))
-		rc = -EPROTO;
+				      &m.cons, READ_ONCE(conn->peer_size),
+				      conn->tx_prod);
 	conn->peer_write_blocked = m.prod_flags & SMCR_CDC_PF_WRITE_BLOCKED;
 	urg = !rc && (m.prod_flags & SMCR_CDC_PF_URG_DATA_PRESENT) &&
 	      conn->rx_prod > conn->rx_cons;

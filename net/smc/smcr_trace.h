@@ -266,8 +266,7 @@ TRACE_EVENT(smcr_wc_error,
 			   __entry->qpn = link->qp ? link->qp->qp_num : 0;
 			   __entry->opcode = wc->opcode;
 			   __entry->status = wc->status;
-			   __entry->vendor_err = wc->status != IB_WC_SUCCESS ?
-						 wc->vendor_err : 0;),
+			   __entry->vendor_err = wc->vendor_err;),
 	    TP_printk("lgr=%p qp=%u %s: %s (vendor 0x%x)", __entry->lgr,
 		      __entry->qpn,
 		      __print_symbolic(__entry->opcode,

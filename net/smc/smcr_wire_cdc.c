@@ -203,7 +203,9 @@ bool smcr_cdc_cursor_before(const struct smcr_cdc_cursor *a,
  * (the counts are then equal and the wrap number one more). A cursor
  * outside the RMBE, behind @old, or further ahead is a protocol
  * violation. On one link CDC messages arrive in the order they were
- * sent, so a repeated cursor moves by 0 and nothing is ever late.
+ * sent, so a repeated cursor moves by 0 and nothing is ever late; that
+ * holds for a @size of 0 too, an RMBE not known yet, whose cursor can
+ * only stay at 0:0.
  *
  * Return: the bytes from @old to @new, 0 to @size, or -EPROTO.
  */
@@ -212,6 +214,8 @@ long smcr_cdc_cursor_advance(const struct smcr_cdc_cursor *old,
 {
 	u16 d = (u16)(new->wrap - old->wrap);
 
+	if (!d && new->count == old->count)
+		return 0;
 	if (new->count >= size || old->count >= size)
 		return -EPROTO;
 	if (!d)

@@ -333,6 +333,15 @@ static void test_cursor_advance(void)
 	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 16 * KIB), -EPROTO);
 	o.count = 0;
 	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 16 * KIB), -EPROTO);
+	/* an RMBE of size 0, not known yet: its cursor stays at 0:0 */
+	o.wrap = 0;
+	n = o;
+	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 0), 0);
+	n.count = 1;
+	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 0), -EPROTO);
+	n.count = 0;
+	n.wrap = 1;
+	CHECK_EQ(smcr_cdc_cursor_advance(&o, &n, 0), -EPROTO);
 }
 
 static void test_constants(void)
