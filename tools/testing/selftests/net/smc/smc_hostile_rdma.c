@@ -65,7 +65,6 @@ static const uint8_t EYE[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };
 #define CLC_PROPOSAL	1
 #define CLC_ACCEPT	2
 #define CLC_CONFIRM	3
-#define CLC_DECLINE	4
 #define CLC_V1		0x10
 #define CLC_FIRST	0x08
 #define CLC_ACCEPT_LEN	68
@@ -81,6 +80,7 @@ static const uint8_t EYE[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };
 #define LLC_DEL_ORDERLY	0x20
 #define LLC_DEL_NO_LINK	0x00100000u	/* A.3.4 response reason code */
 #define CDC_TYPE	0xfe
+#define CDC_DONE	0x80		/* byte 25: D, peer done writing */
 #define CDC_CLOSED	0x40		/* byte 25: C, peer connection closed */
 
 #define RMB_SIZE	16384		/* size code 0: 16 KiB */
@@ -108,7 +108,7 @@ struct conn {
 	uint32_t psn, token;
 	uint8_t peer_id[8];
 	/* the server, from its Accept */
-	uint8_t s_gid[16], s_mac[6];
+	uint8_t s_gid[16];
 	uint32_t s_qpn, s_rkey, s_token, s_psn, s_size;
 	uint64_t s_addr;
 	int s_mtu;
@@ -119,12 +119,12 @@ struct conn {
 	uint32_t rx_count;
 	uint16_t seq;
 	int tx_out;		/* sends not completed */
+	uint64_t want_rx;	/* rx_arrived(): bytes to wait for */
 	bool hold_rx;		/* receives are not reposted */
 	int rx_held;		/* receives consumed and not reposted */
 	int held[NRX];		/* their slots */
 	bool answer_tests;	/* echo the server's TEST LINK requests */
 	bool failed;		/* an error completion */
-	bool peer_closed;
 	uint32_t llc_seen[256];
 	uint8_t llc_last[256][MSG_LEN];
 };
@@ -377,8 +377,6 @@ static void handle_msg(struct conn *c, const uint8_t *m)
 			c->rx_prod += RMB_SIZE - c->rx_count + count;
 		c->rx_wrap = wrap;
 		c->rx_count = count;
-		if (m[25] & CDC_CLOSED)
-			c->peer_closed = true;
 		return;
 	}
 	c->llc_seen[m[0]]++;
@@ -613,7 +611,6 @@ static int conn_open(struct conn *c, enum stop_at stop, uint32_t rkey_xor)
 	}
 	/* A.2.3 */
 	memcpy(c->s_gid, a + 16, 16);
-	memcpy(c->s_mac, a + 32, 6);
 	c->s_qpn = get24(a + 38);
 	c->s_rkey = get32(a + 41);
 	c->s_token = get32(a + 46);
@@ -681,11 +678,9 @@ static int write_data(struct conn *c, uint32_t n)
 	return send_cdc_now(c, w);
 }
 
-static uint64_t want_rx;
-
 static bool rx_arrived(struct conn *c)
 {
-	return c->rx_prod >= want_rx || c->failed;
+	return c->rx_prod >= c->want_rx || c->failed;
 }
 
 /* @n bytes to the echo server and back, checked; 0 or -1 */
@@ -696,7 +691,7 @@ static int echo(struct conn *c, uint32_t n)
 
 	if (write_data(c, n))
 		return -1;
-	want_rx = c->rx_cons + n;
+	c->want_rx = c->rx_cons + n;
 	if (!pump(c, bound, rx_arrived) || c->failed) {
 		diag("%u bytes sent, %llu came back", n,
 		     (unsigned long long)(c->rx_prod - c->rx_cons));
@@ -744,7 +739,7 @@ static void conn_close(struct conn *c)
 		c->hold_rx = false;
 		send_cdc(c, c->s_token, c->tx_prod / c->s_size,
 			 c->tx_prod % c->s_size, c->rx_cons / RMB_SIZE,
-			 c->rx_cons % RMB_SIZE, 0x80 | CDC_CLOSED, NULL);
+			 c->rx_cons % RMB_SIZE, CDC_DONE | CDC_CLOSED, NULL);
 		tcp_ended(c, 5);
 		llc_hdr(m, LLC_DELETE_LINK, LLC_DEL_ALL | LLC_DEL_ORDERLY);
 		put32(m + 5, 0x00030000);
@@ -933,11 +928,11 @@ static int c_cdc_after_close(struct conn *c)
 		return -1;
 	pump(c, 0.5, NULL);
 	send_cdc(c, c->s_token, c->tx_prod / c->s_size,
-		 c->tx_prod % c->s_size, 0, 0, 0x80, NULL);
+		 c->tx_prod % c->s_size, 0, 0, CDC_DONE, NULL);
 	pump(c, 1, NULL);
 	for (i = 0; i < 50 && !c->failed; i++) {
 		send_cdc(c, c->s_token, c->tx_prod / c->s_size,
-			 c->tx_prod % c->s_size, 0, 0, 0x80 | CDC_CLOSED, NULL);
+			 c->tx_prod % c->s_size, 0, 0, CDC_DONE | CDC_CLOSED, NULL);
 		pump(c, 0.1, NULL);
 	}
 	rx_release(c);
@@ -985,11 +980,11 @@ static int c_stall_resume(struct conn *c)
 		return -1;
 	pump(c, 0.5, NULL);
 	send_cdc(c, c->s_token, c->tx_prod / c->s_size,
-		 c->tx_prod % c->s_size, 0, 0, 0x80 | CDC_CLOSED, NULL);
+		 c->tx_prod % c->s_size, 0, 0, CDC_DONE | CDC_CLOSED, NULL);
 	/* past the server's wait for its writes at close (5 s) */
 	pump(c, 8, NULL);
 	rx_release(c);
-	want_rx = c->tx_prod;
+	c->want_rx = c->tx_prod;
 	pump(c, bound, rx_arrived);
 	diag("%llu of %llu bytes came back after the stall",
 	     (unsigned long long)c->rx_prod, (unsigned long long)c->tx_prod);

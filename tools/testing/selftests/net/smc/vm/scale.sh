@@ -93,7 +93,7 @@ fallbacks() {
 }
 
 count() {
-	local base0 after ok0 fb0 n groups srv cl rc
+	local base0 after ok0 fb0 n groups srv cl rc pages
 	tap_check "net.smc.wmem and rmem 16 KiB ($SMCR_ROLE)" \
 		sysctl -qw net.smc.wmem=16384 net.smc.rmem=16384
 	ulimit -n $((COUNT + 1024))
@@ -140,8 +140,9 @@ count() {
 	fi
 	no_qps 90
 	tap_check "count: every link group gone ($SMCR_ROLE)" test "$(rc_qps)" = 0
-	tap_check "count: every buffer page of ours freed ($(buf_pages) in use) ($SMCR_ROLE)" \
-		test "$(buf_pages)" = 0
+	pages=$(buf_pages)
+	tap_check "count: every buffer page of ours freed ($pages in use) ($SMCR_ROLE)" \
+		test "$pages" = 0
 	# TCP's TIME_WAIT sockets of the handshakes go on their own
 	sleep 5
 	# Seen in CI: 19 to 35 MiB of free memory not back (nothing but
