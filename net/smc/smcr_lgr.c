@@ -274,15 +274,47 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 	return lgr;
 }
 
+/* A listed server group to the same peer as @new whose handshakes are not
+ * all done, with a reference, and the ticket that follows its last one
+ */
+static struct smcr_lgr *smcr_lgr_hs_pending(const struct smcr_lgr *new,
+					    u32 *ticket)
+{
+	struct smcr_lgr *lgr, *found = NULL;
+
+	lockdep_assert_held(&smcr_lgr_server_lock);
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (lgr == new || !lgr->server || lgr->version != new->version ||
+		    memcmp(lgr->peer_id, new->peer_id, SMCR_CLC_PEER_ID_LEN) ||
+		    memcmp(lgr->link.peer_gid, new->link.peer_gid,
+			   SMCR_CLC_GID_LEN) ||
+		    READ_ONCE(lgr->hs_turn) == lgr->hs_next)
+			continue;
+		found = lgr;	/* the newest: it comes after the others */
+	}
+	if (found) {
+		kref_get(&found->kref);
+		*ticket = found->hs_next;
+	}
+	spin_unlock_bh(&smcr_lgrs_lock);
+	return found;
+}
+
 /**
  * smcr_lgr_hs_ticket() - a server handshake takes its place in a group
- * @lgr: the group its connection was just registered on
+ * @lgr: the group its connection was just registered on, its peer set
  *
- * The server handshakes of one group queue their children for accept()
- * in the order they joined the group, which for one client connecting
+ * The server handshakes to one peer queue their children for accept() in
+ * the order they joined their groups, which for one client connecting
  * one connection after the other is the order of its connect()s, as TCP
- * has it: a handshake whose worker ran late still comes first. The
- * ticket holds a reference on the group until smcr_lgr_hs_done().
+ * has it: a handshake whose worker ran late still comes first. Within a
+ * group the tickets keep that order. A group opened while another one to
+ * the same peer still has handshakes under way (the client's first group
+ * is full, SMCR_LGR_CONNS_MAX) makes its first handshake wait for those
+ * too (@lgr->hs_after).
+ *
+ * The ticket holds a reference on the group until smcr_lgr_hs_done().
  *
  * Context: under smcr_lgr_server_lock.
  * Return: the ticket.
@@ -291,6 +323,8 @@ u32 smcr_lgr_hs_ticket(struct smcr_lgr *lgr)
 {
 	lockdep_assert_held(&smcr_lgr_server_lock);
 	kref_get(&lgr->kref);
+	if (!lgr->hs_next)
+		lgr->hs_after = smcr_lgr_hs_pending(lgr, &lgr->hs_after_ticket);
 	return lgr->hs_next++;
 }
 
@@ -299,13 +333,16 @@ u32 smcr_lgr_hs_ticket(struct smcr_lgr *lgr)
  * @lgr: group
  * @ticket: from smcr_lgr_hs_ticket()
  *
- * Up to SMCR_LGR_SETUP_WAIT: one whose client went silent delays the
- * next ones of its group that long, and nobody else.
+ * Up to SMCR_LGR_SETUP_WAIT for each group waited on: one whose client
+ * went silent delays the next handshakes to the same peer that long, and
+ * nobody else's.
  *
  * Context: process, no handshake lock held.
  */
 void smcr_lgr_hs_turn(struct smcr_lgr *lgr, u32 ticket)
 {
+	if (!ticket && lgr->hs_after)
+		smcr_lgr_hs_turn(lgr->hs_after, lgr->hs_after_ticket);
 	wait_event_timeout(lgr->hs_wait,
 			   (s32)(READ_ONCE(lgr->hs_turn) - ticket) >= 0,
 			   SMCR_LGR_SETUP_WAIT);
@@ -325,6 +362,10 @@ void smcr_lgr_hs_done(struct smcr_lgr *lgr, u32 ticket)
 		WRITE_ONCE(lgr->hs_turn, ticket + 1);
 	spin_unlock_bh(&lgr->lock);
 	wake_up_all(&lgr->hs_wait);
+	if (!ticket && lgr->hs_after) {
+		smcr_lgr_put(lgr->hs_after);
+		lgr->hs_after = NULL;
+	}
 	smcr_lgr_put(lgr);
 }
 

@@ -280,6 +280,10 @@ struct smcr_buf_park {
  * @hs_turn: every server handshake with a ticket before it is done with
  *	its connection's place in the accept queue; under @lock
  * @hs_wait: server handshakes waiting for @hs_turn
+ * @hs_after: a group to the same peer whose handshakes before
+ *	@hs_after_ticket come before this group's first, with a reference;
+ *	set and dropped by that first handshake (smcr_lgr_hs_ticket())
+ * @hs_after_ticket: see @hs_after
  * @parked: send buffers of gone connections that writes may still read
  *	(struct smcr_buf_park), freed once the link's QP is destroyed;
  *	under @lock
@@ -307,6 +311,8 @@ struct smcr_lgr {
 	u32			hs_next;
 	u32			hs_turn;
 	wait_queue_head_t	hs_wait;
+	struct smcr_lgr		*hs_after;
+	u32			hs_after_ticket;
 	struct list_head	parked;
 };
 

@@ -14,7 +14,7 @@
  * the queue at the moment its client may consider the connection up, and
  * not later: the server side of SMC-R handshakes queues its child once
  * the client's last message of it arrived (smcr_clc.c), after those of
- * the handshakes that joined its link group before it
+ * the handshakes to the same peer that joined their link group before it
  * (smcr_lgr_hs_turn()), since their workers may run late; every other
  * child is queued as soon as its handshake returns, with no sleep in
  * between. A queued child may still be locked by the end of its handshake
