@@ -31,6 +31,7 @@ enum smcr_state {
 
 /* Wait for each CLC message of the handshake (App. C.1: no wait is open-ended) */
 #define SMCR_CLC_WAIT		(6 * HZ)
+#define SMCR_CLC_WAIT_SHORT	HZ
 
 /**
  * struct smcr_sock - an AF_SMC socket
@@ -200,6 +201,7 @@ void smcr_lgr_terminate(struct smcr_lgr *lgr);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc);
 void smcr_conn_unregister(struct smcr_sock *smc);
+void smcr_conn_undo(struct smcr_sock *smc);
 struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token);
 int smcr_buf_alloc(struct smcr_sock *smc);
 int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf);

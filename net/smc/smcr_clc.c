@@ -108,12 +108,12 @@ static int smcr_clc_read(struct smcr_sock *smc, u8 *buf, int len,
 }
 
 /* Receive one CLC message into @buf (SMCR_CLC_MAX_LEN bytes): the header
- * first, then exactly the length it announces.
+ * first, then exactly the length it announces, within @wait jiffies.
  */
 static int smcr_clc_recv(struct smcr_sock *smc, u8 *buf,
-			 struct smcr_clc_hdr *hdr)
+			 struct smcr_clc_hdr *hdr, unsigned long wait)
 {
-	unsigned long deadline = jiffies + SMCR_CLC_WAIT;
+	unsigned long deadline = jiffies + wait;
 	long rcvtimeo = smc->clcsock->sk->sk_rcvtimeo;
 	int rc;
 
@@ -400,20 +400,6 @@ static int smcr_clc_take_peer(struct smcr_sock *smc,
 	return 0;
 }
 
-/* Undo an SMC-R setup that ended in a decline; a link that never came up
- * takes its group with it
- */
-static void smcr_clc_undo(struct smcr_sock *smc)
-{
-	struct smcr_lgr *lgr = smc->conn.lgr;
-
-	if (!lgr)
-		return;
-	if (READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE)
-		smcr_lgr_terminate(lgr);
-	smcr_conn_unregister(smc);
-}
-
 static int smcr_clc_send_acc_conf(struct smcr_sock *smc, u8 type, bool fc)
 {
 	struct smcr_clc_accept_confirm m;
@@ -435,10 +421,27 @@ static int smcr_clc_client_reg(void *arg)
 	return smcr_buf_register(&smc->conn.lgr->link, &smc->conn.rmb);
 }
 
+/* Client, first contact, its Confirm sent: CONFIRM LINK. Until our
+ * response is out, a failure still declines and the connection goes on
+ * over TCP (App. C.2): 0, a decline code, or a negative errno when a
+ * signal cut the wait short.
+ */
+static long smcr_clc_client_confirm_link(struct smcr_sock *smc,
+					 struct smcr_link *link)
+{
+	int rc = smcr_llc_confirm_link_client(link, smcr_clc_client_reg, smc);
+
+	if (!rc || rc == -EINTR || rc == -ERESTARTSYS)
+		return rc;
+	return rc == -ETIMEDOUT ? SMCR_CLC_DECL_TIMEOUT_CL :
+				  SMCR_CLC_DECL_ERR_RDYLNK;
+}
+
 /* Client, after the server's Accept (RFC 7609 §3.5.1.3, §3.5.2): join or
  * create the link group, answer with a Confirm, and on first contact run
  * CONFIRM LINK. Returns 0, a decline code (> 0) while a Decline may still
- * replace the Confirm, or a negative errno after that.
+ * replace the Confirm or, on first contact, follow it (App. C.2), or a
+ * negative errno.
  */
 static long smcr_clc_client_rdma(struct smcr_sock *smc,
 				 struct smcr_clc_local *lcl,
@@ -523,7 +526,7 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		/* the server may write as soon as it has our Confirm */
 		rc = smcr_buf_register(link, &smc->conn.rmb);
 	if (rc) {
-		smcr_clc_undo(smc);
+		smcr_conn_undo(smc);
 		if (rc < 0)
 			rc = SMCR_CLC_DECL_ERR_RDYLNK;
 		goto out;
@@ -534,11 +537,9 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	rc = smcr_clc_send_acc_conf(smc, SMCR_CLC_TYPE_CONFIRM,
 				    acc->first_contact);
 	if (!rc && acc->first_contact)
-		rc = smcr_llc_confirm_link_client(link, smcr_clc_client_reg,
-						  smc);
+		rc = smcr_clc_client_confirm_link(smc, link);
 	if (rc) {
-		smcr_clc_undo(smc);
-		rc = rc > 0 ? -EPROTO : rc;
+		smcr_conn_undo(smc);
 	} else {
 		trace_smcr_conn(smc, acc->first_contact);
 		smcr_stats_hs_done(smc);
@@ -597,7 +598,7 @@ int smcr_clc_client(struct smcr_sock *smc)
 	if (rc)
 		goto out;
 
-	rc = smcr_clc_recv(smc, buf, &hdr);
+	rc = smcr_clc_recv(smc, buf, &hdr, SMCR_CLC_WAIT);
 	if (rc)
 		goto out;
 	switch (hdr.type) {
@@ -616,7 +617,9 @@ int smcr_clc_client(struct smcr_sock *smc)
 			rc = rrc;
 			break;
 		}
-		/* App. C.1: a Decline in lieu of the Confirm */
+		/* a Decline in lieu of the Confirm (App. C.1) or of our
+		 * CONFIRM LINK response (C.2)
+		 */
 		rc = smcr_clc_decline(smc, rrc, acc.version);
 		break;
 	default:
@@ -717,6 +720,21 @@ static u32 smcr_clc_server_choose(struct smcr_sock *smc,
 	return 0;
 }
 
+/* Server, first contact, CONFIRM LINK failed: a client whose wait for our
+ * request ended first declines (App. C.2), and the connection goes on
+ * over TCP. Returns 1 for that, else 0.
+ */
+static int smcr_clc_server_declined(struct smcr_sock *smc, u8 *buf)
+{
+	struct smcr_clc_hdr hdr;
+
+	if (smcr_clc_recv(smc, buf, &hdr, SMCR_CLC_WAIT_SHORT) ||
+	    hdr.type != SMCR_CLC_TYPE_DECLINE ||
+	    smcr_clc_take_decline(smc, buf, hdr.length))
+		return 0;
+	return 1;
+}
+
 /* Server, for a Proposal it can serve (RFC 7609 §3.5.1.2, §3.5.2): join or
  * create the link group, send the Accept, take the Confirm, and on first
  * contact run CONFIRM LINK. Returns 0, a decline code (> 1) while a Decline
@@ -775,14 +793,14 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	if (!rc && !fc)
 		rc = smcr_buf_register(link, &smc->conn.rmb);
 	if (rc) {
-		smcr_clc_undo(smc);
+		smcr_conn_undo(smc);
 		rc = SMCR_CLC_DECL_MEM;
 		goto out;
 	}
 
 	rc = smcr_clc_send_acc_conf(smc, SMCR_CLC_TYPE_ACCEPT, fc);
 	if (!rc)
-		rc = smcr_clc_recv(smc, buf, &hdr);
+		rc = smcr_clc_recv(smc, buf, &hdr, SMCR_CLC_WAIT);
 	if (rc)
 		goto undo;
 	if (hdr.type == SMCR_CLC_TYPE_DECLINE) {
@@ -816,6 +834,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 			rc = smcr_buf_register(link, &smc->conn.rmb);
 		if (!rc)
 			rc = smcr_llc_confirm_link_server(link);
+		if (rc)
+			rc = smcr_clc_server_declined(smc, buf) ?: rc;
 	} else if (conf.qpn != link->peer_qpn) {
 		rc = -EPROTO;
 	}
@@ -825,7 +845,7 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		goto out;
 	}
 undo:
-	smcr_clc_undo(smc);
+	smcr_conn_undo(smc);
 	if (rc < 0 && rc != -EPROTO)
 		rc = -ECONNABORTED;
 out:
@@ -863,7 +883,7 @@ int smcr_clc_server(struct smcr_sock *smc)
 	buf = kzalloc(SMCR_CLC_MAX_LEN, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	rc = smcr_clc_recv(smc, buf, &hdr);
+	rc = smcr_clc_recv(smc, buf, &hdr, SMCR_CLC_WAIT);
 	if (rc)
 		goto out;
 

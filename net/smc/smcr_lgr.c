@@ -506,6 +506,34 @@ static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
 	spin_unlock_bh(&lgr->lock);
 }
 
+/* The first half of smcr_lgr_terminate(): no new connection, link down.
+ * Returns false if the group was terminating already.
+ */
+static bool smcr_lgr_mark_terminating(struct smcr_lgr *lgr)
+{
+	bool first;
+
+	spin_lock_bh(&lgr->lock);
+	first = !lgr->terminating;
+	if (first) {
+		lgr->terminating = true;
+		WRITE_ONCE(lgr->link.state, SMCR_LINK_DOWN);
+	}
+	spin_unlock_bh(&lgr->lock);
+	return first;
+}
+
+/* The second half: its connections aborted, the group unlisted */
+static void smcr_lgr_end(struct smcr_lgr *lgr)
+{
+	trace_smcr_lgr(lgr, "terminated");
+	smcr_lgr_abort_conns(lgr);
+	wake_up_all(&lgr->link.tx_wait);
+	complete_all(&lgr->link.llc_done);
+	if (smcr_lgr_unlist(lgr))
+		smcr_lgr_put(lgr);
+}
+
 /**
  * smcr_lgr_terminate() - end a group whose link failed
  * @lgr: group
@@ -515,20 +543,8 @@ static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
  */
 void smcr_lgr_terminate(struct smcr_lgr *lgr)
 {
-	spin_lock_bh(&lgr->lock);
-	if (lgr->terminating) {
-		spin_unlock_bh(&lgr->lock);
-		return;
-	}
-	lgr->terminating = true;
-	WRITE_ONCE(lgr->link.state, SMCR_LINK_DOWN);
-	spin_unlock_bh(&lgr->lock);
-	trace_smcr_lgr(lgr, "terminated");
-	smcr_lgr_abort_conns(lgr);
-	wake_up_all(&lgr->link.tx_wait);
-	complete_all(&lgr->link.llc_done);
-	if (smcr_lgr_unlist(lgr))
-		smcr_lgr_put(lgr);
+	if (smcr_lgr_mark_terminating(lgr))
+		smcr_lgr_end(lgr);
 }
 
 /* Take every connection off a terminated group now, instead of when its
@@ -711,6 +727,33 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 	smcr_conn_free_bufs(lgr, conn, tx_busy);
 	if (idle)
 		smcr_lgr_schedule_free(lgr, SMCR_LGR_IDLE);
+	smcr_lgr_put(lgr);
+}
+
+/**
+ * smcr_conn_undo() - take a failed handshake's connection off its group
+ * @smc: socket whose connection was registered (or not: then a no-op)
+ *
+ * A group whose link never came up ends with it. The connection leaves
+ * first: ending the group must not abort a socket that goes on over TCP
+ * after a Decline (RFC 7609 App. C.1, C.2).
+ *
+ * Context: process, lock_sock(@smc) held.
+ */
+void smcr_conn_undo(struct smcr_sock *smc)
+{
+	struct smcr_lgr *lgr = smc->conn.lgr;
+	bool end;
+
+	if (!lgr)
+		return;
+	kref_get(&lgr->kref);
+	/* marked first, so that the group does not wait the idle time */
+	end = READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE &&
+	      smcr_lgr_mark_terminating(lgr);
+	smcr_conn_unregister(smc);
+	if (end)
+		smcr_lgr_end(lgr);
 	smcr_lgr_put(lgr);
 }
 
