@@ -21,10 +21,12 @@
  * cursor past anything sent, an unknown alert token, DELETE LINK of a
  * link that does not exist, a bogus ADD LINK, an LLC flood while no
  * receive is posted for the answers, receives withheld for good, a
- * CONFIRM LINK never answered, an RDMA write past the server's RMB, a
- * wrong rkey for our own RMB. A case passes when the server either keeps
- * the connection working (an echo comes back intact) or ends it (its TCP
- * connection closes), as the case expects, within --bound seconds.
+ * CONFIRM LINK never answered, or answered by a CLC Decline (App. C.2),
+ * an RDMA write past the server's RMB, a wrong rkey for our own RMB. A
+ * case passes when the server keeps the connection working (an echo
+ * comes back intact, over RDMA or, after the Decline, over TCP) or ends
+ * it (its TCP connection closes), as the case expects, within --bound
+ * seconds.
  * One TAP line a case, what happened in a comment. Without CASE names
  * every case runs but stall-resume, which wants the server's TEST LINK
  * off.
@@ -65,6 +67,9 @@ static const uint8_t EYE[4] = { 0xe2, 0xd4, 0xc3, 0xd9 };
 #define CLC_PROPOSAL	1
 #define CLC_ACCEPT	2
 #define CLC_CONFIRM	3
+#define CLC_DECLINE	4
+#define CLC_DECLINE_LEN	28
+#define CLC_DECL_TIMEOUT_CL 0x02010000	/* CONFIRM LINK timed out */
 #define CLC_V1		0x10
 #define CLC_FIRST	0x08
 #define CLC_ACCEPT_LEN	68
@@ -999,6 +1004,43 @@ static int c_stall_resume(struct conn *c)
 	return 0;
 }
 
+/*
+ * App. C.2: until its CONFIRM LINK response is out, a client may still
+ * decline, and the connection goes on over TCP: the server's echo of
+ * what we send there is checked
+ */
+static int c_confirm_link_declined(struct conn *c)
+{
+	uint8_t d[CLC_DECLINE_LEN] = {}, out[100], back[sizeof(out)];
+	size_t i;
+
+	if (!pump(c, bound, confirm_link_seen) || c->failed) {
+		diag("no CONFIRM LINK from the server");
+		return -1;
+	}
+	/* A.2.5 */
+	memcpy(d, EYE, 4);
+	d[4] = CLC_DECLINE;
+	put16(d + 5, sizeof(d));
+	d[7] = CLC_V1;
+	memcpy(d + 8, c->peer_id, 8);
+	put32(d + 16, CLC_DECL_TIMEOUT_CL);
+	memcpy(d + sizeof(d) - 4, EYE, 4);
+	for (i = 0; i < sizeof(out); i++)
+		out[i] = pat(c->token, i);
+	if (send(c->fd, d, sizeof(d), 0) != sizeof(d) ||
+	    send(c->fd, out, sizeof(out), 0) != sizeof(out) ||
+	    tcp_read(c->fd, back, sizeof(back))) {
+		diag("no echo over TCP after our Decline");
+		return -1;
+	}
+	if (memcmp(out, back, sizeof(out))) {
+		diag("the echo over TCP differs");
+		return -1;
+	}
+	return 0;
+}
+
 static int c_write_past_rmb(struct conn *c)
 {
 	uint8_t *stage = c->tx + NTX * SLOT;
@@ -1018,7 +1060,8 @@ static int c_bad_rkey(struct conn *c)
 	return write_data(c, 100);
 }
 
-enum want { WORKS, ENDS, EITHER };
+/* TCP: the case's action checked the connection, fallen back to TCP */
+enum want { WORKS, ENDS, EITHER, TCP };
 
 static const struct hcase {
 	const char *name;
@@ -1063,6 +1106,8 @@ static const struct hcase {
 	  c_cdc_after_close, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "confirm-link-unanswered", "CONFIRM LINK never answered",
 	  c_echo, NULL, ENDS, STOP_CONFIRM_LINK, 0, false },
+	{ "confirm-link-declined", "a Decline in lieu of the CONFIRM LINK response",
+	  c_confirm_link_declined, NULL, TCP, STOP_CONFIRM_LINK, 0, false },
 	{ "write-past-rmb", "RDMA write past the server's RMB",
 	  c_write_past_rmb, NULL, ENDS, STOP_ACTIVE, 0, false },
 	{ "bad-rkey", "a wrong rkey for our RMB in the CLC Confirm",
@@ -1073,7 +1118,9 @@ static const struct hcase {
 
 static void run_case(const struct hcase *k)
 {
-	static const char *const wants[] = { "works", "ends", "either" };
+	static const char *const wants[] = {
+		"works", "ends", "either", "works over TCP"
+	};
 	struct conn c;
 	const char *got = "";
 	double t0;
@@ -1089,6 +1136,9 @@ static void run_case(const struct hcase *k)
 	if (k->act(&c)) {
 		ok = false;
 		got = "the case failed (see above)";
+	} else if (k->want == TCP) {
+		ok = true;
+		got = wants[TCP];
 	} else if (k->want == ENDS) {
 		ok = tcp_ended(&c, bound);
 		got = ok ? "ended" : "still open";

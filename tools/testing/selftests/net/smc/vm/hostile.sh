@@ -27,8 +27,18 @@
 # probes its links every 3 s here). Last, with the probes off, the
 # server's final writes stall past its close and resume: what lands must
 # be what it echoed (its send buffer outlives them). Before, during and
-# after, real SMC-R clients move data to the same server, the server's
-# module unloads, and no kernel warning shows on either guest.
+# after, real SMC-R clients move data to the same server.
+#
+# Last, the roles turn: smc_hostile_server.py on a answers the Proposals
+# of our client on b badly on purpose: broken Accepts (eyecatchers,
+# lengths, version, type), a short Decline, no answer, a reset, Accepts
+# whose QP MTU, RMBE size code or element index cannot be served, one
+# for a link group the client does not have, and one followed by silence
+# where CONFIRM LINK should come. A broken message fails the connect; an
+# Accept that cannot be served is declined and the connection works on
+# over TCP (App. C.1, C.2); each within 30 s. A real SMC-R connection
+# from b to a follows. Both modules unload, and no kernel warning shows
+# on either guest.
 #   scripts/run-tests hostile
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
@@ -38,8 +48,12 @@ require_rdma
 BIN=$SMCR_REPO/build/selftests
 KO=$SMCR_REPO/net/smc/smcr.ko
 PY=$SMCR_REPO/tools/testing/selftests/net/smc/smc_hostile.py
+SRV=$SMCR_REPO/tools/testing/selftests/net/smc/smc_hostile_server.py
+RUN=$SMCR_REPO/tools/smc_run/smc_run
 CG=/sys/fs/cgroup/smc-hostile
 PORT=7900
+SRV_PORT=7950	# and one port for each of smc_hostile_server.py's cases
+REAL_PORT=7990
 
 # a cgroup whose TCP connections carry the SMC option in their SYN
 synopt_cgroup() {
@@ -77,6 +91,14 @@ guest_b() {
 	echo 0 >/sys/module/smcr/parameters/testlink_time
 	barrier hostile-testlink-off 60
 	barrier hostile-done 560
+	barrier hostile-srv-listen 60
+	tap_check "smc_hostile_server.py, our client's side" \
+		"$RUN" python3 "$SRV" client --host "$SMCR_PEER_IP" --port $SRV_PORT \
+		--bound "$(tscale 30)"
+	tap_check "a real SMC-R client after the hostile server" \
+		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
+		--port $REAL_PORT --bytes 4M --count 1 --timeout 120
+	barrier hostile-srv-done 300
 	for i in "${data_pids[@]}"; do wait "$i" || rc=1; done
 	tap_check "the three real SMC-R clients served, data checked" test $rc = 0
 	sed 's/^[# ]*/# server: /; s/not ok/failed/' /tmp/data.[123]
@@ -96,7 +118,7 @@ guest_b() {
 }
 
 guest_a() {
-	local rc
+	local rc mac srv_pid real_pid
 	tap_check "a cgroup whose SYNs carry the SMC option (bpftool, sock_ops)" \
 		synopt_cgroup || return
 	barrier hostile-listen 60
@@ -128,6 +150,30 @@ guest_a() {
 		"$BIN/smc_peer" client --family smc --host "$SMCR_PEER_IP" \
 		--port $((PORT + 2)) --bytes 4M --count 1 --timeout 120
 	barrier hostile-done 560
+	# the hostile server, and a real one for the client after it
+	"$BIN/smc_peer" server --family smc --port $REAL_PORT --bytes 4M \
+		--count 1 --timeout 300 >/tmp/real.out 2>&1 &
+	real_pid=$!
+	mac=$(ip -o -4 addr show | awk -v ip="$SMCR_SELF_IP" \
+		'$4 ~ "^" ip "/" { print $2 }' | head -n1)
+	mac=$(cat "/sys/class/net/$mac/address")
+	rm -f /tmp/srv.ready
+	in_cgroup python3 "$SRV" server --port $SRV_PORT --ip "$SMCR_SELF_IP" \
+		--mac "$mac" --bound "$(tscale 30)" --ready-file /tmp/srv.ready \
+		>/tmp/srv.out 2>&1 &
+	srv_pid=$!
+	for _ in $(seq 50); do [[ -e /tmp/srv.ready ]] && break; sleep 0.2; done
+	wait_listen $REAL_PORT 20
+	barrier hostile-srv-listen 60
+	wait "$srv_pid"
+	rc=$?
+	cat /tmp/srv.out
+	tap_check "smc_hostile_server.py, the hostile side ($rc)" test "$rc" = 0
+	wait "$real_pid"
+	rc=$?
+	sed 's/^[# ]*/# real server: /' /tmp/real.out
+	tap_check "the real SMC-R server after the hostile one" test "$rc" = 0
+	barrier hostile-srv-done 300
 	grep -v '^#' /sys/kernel/tracing/trace >"$SMCR_OUT/hostile.a.trace"
 	bpftool cgroup detach "$CG" sock_ops pinned /sys/fs/bpf/smc_synopt
 	rm -f /sys/fs/bpf/smc_synopt
