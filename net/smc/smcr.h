@@ -176,6 +176,21 @@ int smcr_link_ready(struct smcr_link *link, bool rts);
 void smcr_link_clear(struct smcr_link *link);
 void smcr_link_fail(struct smcr_link *link,
 		    enum smcr_link_down_reason reason);
+
+/* the two kinds of control message a link carries, by their first byte:
+ * CDC (A.4) of type SMCR_CDC_TYPE, LLC (A.3) every other
+ */
+#define SMCR_CDC_TYPE	0xfe
+
+enum smcr_wr_class {
+	SMCR_WR_LLC,
+	SMCR_WR_CDC,
+	SMCR_WR_CLASSES
+};
+
+void smcr_link_register_rx(enum smcr_wr_class class,
+			   void (*rx)(struct smcr_link *link, const u8 *msg));
+void smcr_link_register_down(void (*down)(struct smcr_link *link));
 u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx);
 void smcr_wr_tx_put(struct smcr_link *link, int idx);
 int smcr_wr_tx_send(struct smcr_link *link, int idx,
@@ -198,6 +213,7 @@ void smcr_lgr_set_peer(struct smcr_lgr *lgr, const struct smcr_clc_fce *fce);
 int smcr_lgr_walk(int skip, int (*fn)(const struct smcr_lgr *lgr, void *arg),
 		  void *arg);
 void smcr_lgr_terminate(struct smcr_lgr *lgr);
+void smcr_lgr_link_down(struct smcr_link *link);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc);
 void smcr_conn_unregister(struct smcr_sock *smc);
@@ -220,9 +236,7 @@ int smcr_llc_confirm_link_client(struct smcr_link *link,
 				 int (*before_resp)(void *arg), void *arg);
 
 /* smcr_cdc.c: connection data control (RFC 7609 §4, A.4) */
-#define SMCR_CDC_TYPE	0xfe
 void smcr_cdc_rx(struct smcr_link *link, const u8 *msg);
-void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok);
 int smcr_cdc_get(struct smcr_sock *smc, int *idx);
 int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes);
 int smcr_cdc_send(struct smcr_sock *smc);

@@ -41,6 +41,21 @@ int smcr_cdc_get(struct smcr_sock *smc, int *idx)
 	return IS_ERR(buf) ? PTR_ERR(buf) : 0;
 }
 
+/* A CDC message's send completed (softirq): its connection's send buffer
+ * is free up to the cookie, since the writes before it completed too
+ */
+static void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
+{
+	struct smcr_sock *smc = slot->ctx;
+
+	spin_lock_bh(&smc->conn.lock);
+	if (ok && slot->cookie > smc->conn.tx_done)
+		smc->conn.tx_done = slot->cookie;
+	spin_unlock_bh(&smc->conn.lock);
+	smc->sk.sk_write_space(&smc->sk);
+	sock_put(&smc->sk);
+}
+
 /**
  * smcr_cdc_post() - send a CDC message for @smc, after RDMA writes
  * @smc: connection
@@ -81,12 +96,12 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 
 	/* the send buffer is free up to here once this message completed */
 	slot = &link->tx_slots[idx];
-	slot->smc = smc;
-	slot->tx_done = conn->tx_prod;
+	slot->done = smcr_cdc_tx_done;
+	slot->ctx = smc;
+	slot->cookie = conn->tx_prod;
 	sock_hold(&smc->sk);
 	rc = smcr_wr_tx_send(link, idx, writes);
 	if (rc) {
-		slot->smc = NULL;
 		sock_put(&smc->sk);
 		return rc;
 	}
@@ -110,28 +125,6 @@ int smcr_cdc_send(struct smcr_sock *smc)
 
 	rc = smcr_cdc_get(smc, &idx);
 	return rc ? rc : smcr_cdc_post(smc, idx, NULL);
-}
-
-/**
- * smcr_cdc_tx_done() - a slot's send completed
- * @slot: slot of the send ring
- * @ok: it completed successfully
- *
- * Context: softirq.
- */
-void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
-{
-	struct smcr_sock *smc = slot->smc;
-
-	if (!smc)
-		return;
-	slot->smc = NULL;
-	spin_lock_bh(&smc->conn.lock);
-	if (ok && slot->tx_done > smc->conn.tx_done)
-		smc->conn.tx_done = slot->tx_done;
-	spin_unlock_bh(&smc->conn.lock);
-	smc->sk.sk_write_space(&smc->sk);
-	sock_put(&smc->sk);
 }
 
 /* §4.7.6: the byte just before the new producer cursor is urgent. The

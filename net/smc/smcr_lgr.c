@@ -609,18 +609,15 @@ found:
 }
 
 /**
- * smcr_link_fail() - a link stopped working
- * @link: link
- * @reason: why, for the smcr_link_down tracepoint
+ * smcr_lgr_link_down() - the link of a group stopped working
+ * @link: link, marked down (smcr_link_fail())
  *
- * Context: any; the group is ended from a work item.
+ * With its only link gone the group ends, from a work item.
+ *
+ * Context: any.
  */
-void smcr_link_fail(struct smcr_link *link,
-		    enum smcr_link_down_reason reason)
+void smcr_lgr_link_down(struct smcr_link *link)
 {
-	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
-		return;
-	trace_smcr_link_down(link, reason);
 	/* a group already on its way out needs no failing */
 	if (!kref_get_unless_zero(&link->lgr->kref))
 		return;

@@ -98,16 +98,19 @@ enum smcr_link_down_reason {
  * @cqe: completion entry of the send
  * @link: owning link
  * @idx: slot index
- * @smc: for a CDC message: its connection, referenced until completion
- * @tx_done: for a CDC message: the connection's send buffer is free up to
- *	here once it completed (the writes before it completed too)
+ * @done: the sender's completion callback, or NULL: called once, in
+ *	softirq, when the send completed (@ok) or was flushed; set by the
+ *	sender between smcr_wr_tx_get() and smcr_wr_tx_send()
+ * @ctx: the sender's, for @done
+ * @cookie: the sender's, for @done
  */
 struct smcr_wr_tx {
 	struct ib_cqe		cqe;
 	struct smcr_link	*link;
 	u8			idx;
-	struct smcr_sock	*smc;
-	u64			tx_done;
+	void			(*done)(struct smcr_wr_tx *slot, bool ok);
+	void			*ctx;
+	u64			cookie;
 };
 
 /**

@@ -5,7 +5,11 @@
  * A link owns a QP and two rings of 44-byte control messages: LLC and
  * CDC messages are sent from the send ring and land in the receive ring.
  * Completions arrive in softirq context; received messages are copied
- * out, the buffer is posted again and the copy is dispatched by type.
+ * out, the buffer is posted again and the copy goes to the layer that
+ * registered for its type (smcr_link_register_rx(): CDC or LLC). A send
+ * slot's completion goes to the callback its sender set. A link that
+ * stops working is marked down here, and the layer above hears of it
+ * (smcr_link_register_down()): the link layer calls no layer above it.
  *
  * QP states are tracked here, not read back from the device: Debian 6.1's
  * rxe does not report cur_qp_state (see the shared notes).
@@ -25,6 +29,62 @@
 #define SMCR_QP_RETRY_CNT	7
 #define SMCR_QP_RNR_RETRY	7	/* 7 means retry forever */
 #define SMCR_LINK_DRAIN_WAIT	(5 * HZ)
+
+/* What the layers above links registered: set at module load, before
+ * any link exists, and left alone while links exist
+ */
+static void (*smcr_link_rx[SMCR_WR_CLASSES])(struct smcr_link *link,
+					     const u8 *msg);
+static void (*smcr_link_down)(struct smcr_link *link);
+
+/**
+ * smcr_link_register_rx() - who takes a class of received messages
+ * @class: CDC or LLC
+ * @rx: called in softirq with a copy of each message of @class, whose
+ *	receive buffer is posted again already; NULL to take none
+ *
+ * Context: module load or unload, no link in existence.
+ */
+void smcr_link_register_rx(enum smcr_wr_class class,
+			   void (*rx)(struct smcr_link *link, const u8 *msg))
+{
+	WRITE_ONCE(smcr_link_rx[class], rx);
+}
+
+/**
+ * smcr_link_register_down() - who hears of a link that stopped working
+ * @down: called once per link, in any context, after the link is marked
+ *	down; NULL for nobody
+ *
+ * Context: module load or unload, no link in existence.
+ */
+void smcr_link_register_down(void (*down)(struct smcr_link *link))
+{
+	WRITE_ONCE(smcr_link_down, down);
+}
+
+/**
+ * smcr_link_fail() - a link stopped working
+ * @link: link
+ * @reason: why, for the smcr_link_down tracepoint
+ *
+ * Marks the link down, once; its sends fail from now on, and the layer
+ * above hears of it through its smcr_link_register_down() callback.
+ *
+ * Context: any.
+ */
+void smcr_link_fail(struct smcr_link *link,
+		    enum smcr_link_down_reason reason)
+{
+	void (*down)(struct smcr_link *link);
+
+	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
+		return;
+	trace_smcr_link_down(link, reason);
+	down = READ_ONCE(smcr_link_down);
+	if (down)
+		down(link);
+}
 
 /* A completion in error fails the link; a flush is the QP already in
  * error, after whatever failed it
@@ -81,9 +141,15 @@ static void smcr_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcr_wr_tx *slot = container_of(wc->wr_cqe, struct smcr_wr_tx,
 					       cqe);
 	struct smcr_link *link = slot->link;
+	void (*done)(struct smcr_wr_tx *slot, bool ok) = slot->done;
 
 	smcr_wc_check(link, wc);
-	smcr_cdc_tx_done(slot, wc->status == IB_WC_SUCCESS);
+	if (done) {
+		slot->done = NULL;
+		done(slot, wc->status == IB_WC_SUCCESS);
+	}
+	/* the slot's use over before it is free for the next sender */
+	smp_mb__before_atomic();
 	clear_bit(slot->idx, &link->tx_busy);
 	/* the cleared bit before the waiters' check of tx_busy */
 	smp_mb__after_atomic();
@@ -121,6 +187,7 @@ static int smcr_wr_rx_post(struct smcr_link *link, int idx)
 static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smcr_link *link = wc->qp->qp_context;
+	void (*rx)(struct smcr_link *link, const u8 *msg);
 	u8 msg[SMCR_WR_SIZE];
 	int idx;
 
@@ -147,10 +214,10 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	 */
 	if (wc->byte_len < SMCR_WR_SIZE || wc->opcode != IB_WC_RECV)
 		return;
-	if (msg[0] == SMCR_CDC_TYPE)
-		smcr_cdc_rx(link, msg);
-	else
-		smcr_llc_rx(link, msg);
+	rx = READ_ONCE(smcr_link_rx[msg[0] == SMCR_CDC_TYPE ? SMCR_WR_CDC :
+							      SMCR_WR_LLC]);
+	if (rx)
+		rx(link, msg);
 }
 
 /**
@@ -194,6 +261,9 @@ found:
  */
 void smcr_wr_tx_put(struct smcr_link *link, int idx)
 {
+	link->tx_slots[idx].done = NULL;
+	/* that before the slot is free for the next sender */
+	smp_mb__before_atomic();
 	clear_bit(idx, &link->tx_busy);
 	/* the cleared bit before the waiters' check of tx_busy */
 	smp_mb__after_atomic();

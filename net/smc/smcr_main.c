@@ -63,6 +63,11 @@ static int __init smcr_init(void)
 		goto out_hs_wq;
 	}
 
+	/* what links hand up, before the first link can exist */
+	smcr_link_register_rx(SMCR_WR_CDC, smcr_cdc_rx);
+	smcr_link_register_rx(SMCR_WR_LLC, smcr_llc_rx);
+	smcr_link_register_down(smcr_lgr_link_down);
+
 	rc = smcr_ib_init();
 	if (rc)
 		goto out_wq;
