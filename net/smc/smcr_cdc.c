@@ -9,6 +9,7 @@
  */
 
 #include "smcr.h"
+#include "smcr_cdc.h"
 #include "smcr_trace.h"
 
 /* The wire form of a byte counter over a buffer of @size bytes (A.4) */

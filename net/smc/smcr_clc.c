@@ -29,6 +29,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_llc.h"
 #include "smcr_stats.h"
 #include "smcr_sysctl.h"
 #include "smcr_trace.h"
@@ -481,12 +482,11 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	mutex_lock(&smcr_lgr_client_lock);
 	if (acc->first_contact) {
 		lgr = smcr_lgr_create(false, acc->version, acc->peer_id,
-				      &lcl->port);
+				      &lcl->port, lcl->uses_gateway);
 		if (IS_ERR(lgr)) {
 			mutex_unlock(&smcr_lgr_client_lock);
 			return SMCR_CLC_DECL_MEM;
 		}
-		lgr->uses_gateway = lcl->uses_gateway;
 		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, acc->eid, SMCR_CLC_EID_LEN);
 		if (acc->has_fce)
@@ -765,12 +765,11 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	fc = !lgr;
 	if (fc) {
 		lgr = smcr_lgr_create(true, lcl->version, peer->peer_id,
-				      &lcl->port);
+				      &lcl->port, lcl->uses_gateway);
 		if (IS_ERR(lgr)) {
 			mutex_unlock(&smcr_lgr_server_lock);
 			return SMCR_CLC_DECL_MEM;
 		}
-		lgr->uses_gateway = lcl->uses_gateway;
 		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, lcl->eid, SMCR_CLC_EID_LEN);
 		memcpy(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);

@@ -18,6 +18,7 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+#include "smcr_cdc.h"
 #include "smcr_trace.h"
 
 #define SMCR_CLOSE_WAIT		(30 * HZ)

@@ -18,7 +18,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
-#include "smcr.h"
+#include "smcr_ib.h"
 
 /* smcr_ib_lock protects smcr_ibdevs, each device's link count and PNET
  * IDs, and the MAC part of smcr_system_id. smcr_pnet_lock nests outside.
@@ -298,6 +298,13 @@ bool smcr_ib_pnet_clear(const u8 *pnetid)
 	return found;
 }
 
+/* The layers above: told of a device once it is listed, and of one that
+ * goes before it is freed (smcr_ib_init()); set before the client is
+ * registered
+ */
+static void (*smcr_ib_added)(struct smcr_ibdev *dev);
+static void (*smcr_ib_removing)(struct smcr_ibdev *dev);
+
 static int smcr_ib_add(struct ib_device *ibdev)
 {
 	struct smcr_ibdev *dev;
@@ -317,13 +324,13 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	list_add_tail(&dev->list, &smcr_ibdevs);
 	mutex_unlock(&smcr_ib_lock);
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
-	smcr_pnet_ib_added(dev);
+	smcr_ib_added(dev);
 	return 0;
 }
 
-/* Device removal must not wait for applications: the groups on the
- * device end and their connections are aborted and taken off them, which
- * frees every link on it (smcr_lgr_terminate_all()). Only a handshake
+/* Device removal must not wait for applications: the layer above ends
+ * the groups on the device, aborts their connections and takes them off
+ * (smcr_lgr_terminate_all()), which frees every link on it. Only a handshake
  * that found the device before it was unlisted can still add a group;
  * its waits are bounded, and the next round ends what it created.
  */
@@ -335,7 +342,7 @@ static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 	list_del(&dev->list);
 	mutex_unlock(&smcr_ib_lock);
 	do {
-		smcr_lgr_terminate_all(dev);
+		smcr_ib_removing(dev);
 	} while (!wait_event_timeout(smcr_ib_unused, !READ_ONCE(dev->links),
 				     HZ));
 	kfree(dev);
@@ -349,11 +356,17 @@ static struct ib_client smcr_ib_client = {
 
 /**
  * smcr_ib_init() - start tracking RoCE devices
+ * @added: told of each device, present or new, once it can be found
+ * @removing: told of a device that goes: it must end every link on it;
+ *	called again every second until the links are gone
  *
  * Return: 0 or a negative errno.
  */
-int smcr_ib_init(void)
+int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
+		 void (*removing)(struct smcr_ibdev *dev))
 {
+	smcr_ib_added = added;
+	smcr_ib_removing = removing;
 	get_random_bytes(smcr_system_id, 2);
 	return ib_register_client(&smcr_ib_client);
 }

@@ -21,6 +21,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "smcr.h"
+#include "smcr_llc.h"
 #include "smcr_stats.h"
 #include "smcr_sysctl.h"
 #include "smcr_trace.h"
@@ -376,6 +377,7 @@ void smcr_lgr_hs_done(struct smcr_lgr *lgr, u32 ticket)
  * @peer_id: the peer's peer ID
  * @port: local end of the link; the group takes over its device
  *	reference, also on failure (@port->dev is cleared)
+ * @uses_gateway: SMC-Rv2: the peer is reached through an IP gateway
  *
  * The link's QP is in INIT with its receives posted. The group is listed
  * (one reference) and returned with a reference for the caller.
@@ -383,7 +385,7 @@ void smcr_lgr_hs_done(struct smcr_lgr *lgr, u32 ticket)
  * Return: the group or an ERR_PTR.
  */
 struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
-				 struct smcr_ib_port *port)
+				 struct smcr_ib_port *port, bool uses_gateway)
 {
 	struct smcr_lgr *lgr;
 	int rc;
@@ -400,6 +402,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
 	lgr->server = server;
 	lgr->version = version;
+	lgr->uses_gateway = uses_gateway;
 	do {
 		lgr->id = atomic_add_return(SMCR_LGR_ID_STEP,
 					    &smcr_lgr_last_id);
@@ -415,7 +418,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	INIT_WORK(&lgr->link.llc_work, smcr_llc_req_work);
 	spin_lock_init(&lgr->link.llc_req_lock);
 
-	rc = smcr_link_init(&lgr->link);
+	rc = smcr_link_init(&lgr->link, version, uses_gateway);
 	if (rc) {
 		smcr_ib_put_port(&lgr->link.port);
 		kfree(lgr);

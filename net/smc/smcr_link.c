@@ -20,7 +20,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
-#include "smcr.h"
+#include "smcr_link.h"
 #include "smcr_trace.h"
 
 #define SMCR_QP_MIN_RNR_TIMER	5
@@ -345,7 +345,7 @@ int smcr_link_ready(struct smcr_link *link, bool rts)
 		rdma_ah_set_port_num(ah, link->port.port);
 		/* routed SMC-Rv2 needs a hop limit that crosses gateways */
 		rdma_ah_set_grh(ah, NULL, 0, link->port.sgid_index,
-				link->lgr->uses_gateway ? SMCR_HOP_LIMIT_ROUTED
+				link->routed ? SMCR_HOP_LIMIT_ROUTED
 							: 1, 0);
 		rdma_ah_set_dgid_raw(ah, link->peer_gid);
 		memcpy(ah->roce.dmac, link->peer_mac, ETH_ALEN);
@@ -432,7 +432,7 @@ static int smcr_link_alloc_rings(struct smcr_link *link)
 		link->rx_bufs = NULL;
 		goto err;
 	}
-	if (link->lgr->version == SMCR_CLC_V2) {
+	if (link->version == SMCR_CLC_V2) {
 		link->rx_spill = kzalloc(SMCR_WR_V2_SIZE - SMCR_WR_SIZE,
 					 GFP_KERNEL);
 		if (!link->rx_spill)
@@ -497,13 +497,15 @@ static int smcr_link_alloc_cqs(struct smcr_link *link)
 /**
  * smcr_link_init() - create a link's QP and rings, and post receives
  * @link: link with @port set, embedded in its group
+ * @version: SMC-R version of the group
+ * @routed: the peer is reached through an IP gateway (SMC-Rv2)
  *
  * The QP ends in INIT with every receive buffer posted, ready for
  * smcr_link_ready() once the peer's QP number is known.
  *
  * Return: 0 or a negative errno.
  */
-int smcr_link_init(struct smcr_link *link)
+int smcr_link_init(struct smcr_link *link, u8 version, bool routed)
 {
 	struct smcr_ibdev *dev = link->port.dev;
 	struct ib_qp_init_attr qattr = {
@@ -515,8 +517,7 @@ int smcr_link_init(struct smcr_link *link)
 			.max_recv_wr = SMCR_WR_RX_SLOTS,
 			.max_send_sge = 2,
 			/* SMC-Rv2: message head and spill buffer */
-			.max_recv_sge = link->lgr->version == SMCR_CLC_V2 ?
-					2 : 1,
+			.max_recv_sge = version == SMCR_CLC_V2 ? 2 : 1,
 		},
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
@@ -530,6 +531,8 @@ int smcr_link_init(struct smcr_link *link)
 	};
 	int rc, i;
 
+	link->version = version;
+	link->routed = routed;
 	init_waitqueue_head(&link->tx_wait);
 	init_completion(&link->llc_done);
 	init_completion(&link->reg_done);

@@ -17,7 +17,8 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
-#include "smcr.h"
+#include "smcr_lgr.h"
+#include "smcr_llc.h"
 #include "smcr_trace.h"
 #include "smcr_wire_llc.h"
 

@@ -18,6 +18,8 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_cdc.h"
+#include "smcr_llc.h"
 #include "smcr_pnet.h"
 #include "smcr_stats.h"
 #include "smcr_sysctl.h"
@@ -68,7 +70,7 @@ static int __init smcr_init(void)
 	smcr_link_register_rx(SMCR_WR_LLC, smcr_llc_rx);
 	smcr_link_register_down(smcr_lgr_link_down);
 
-	rc = smcr_ib_init();
+	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_terminate_all);
 	if (rc)
 		goto out_wq;
 

@@ -13,6 +13,7 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+#include "smcr_cdc.h"
 #include "smcr_stats.h"
 
 static u64 smcr_rx_avail(struct smcr_conn *conn)

@@ -14,6 +14,7 @@
 #include <net/sock.h>
 
 #include "smcr.h"
+#include "smcr_cdc.h"
 #include "smcr_stats.h"
 
 /**

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smcr: link layer control, the LLC messages that set up, probe and end
+ * the links of a group (smcr_llc.c, RFC 7609 §3.5.5, A.3).
+ */
+#ifndef SMCR_LLC_H
+#define SMCR_LLC_H
+
+#include "smcr_link.h"
+
+/* smcr_llc.c */
+void smcr_llc_rx(struct smcr_link *link, const u8 *msg);
+void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
+void smcr_llc_delete_link(struct smcr_link *link);
+void smcr_llc_testlink_start(struct smcr_link *link);
+void smcr_llc_testlink_work(struct work_struct *work);
+void smcr_llc_req_work(struct work_struct *work);
+int smcr_llc_confirm_link_server(struct smcr_link *link);
+int smcr_llc_confirm_link_client(struct smcr_link *link,
+				 int (*before_resp)(void *arg), void *arg);
+
+#endif /* SMCR_LLC_H */
