@@ -238,6 +238,7 @@ int smcr_ib_pnet_set(const char *name, u32 port, const u8 *pnetid)
 	struct device *parent;
 	int rc = -ENODEV;
 
+	smcr_pnet_assert_locked();
 	mutex_lock(&smcr_ib_lock);
 	list_for_each_entry(dev, &smcr_ibdevs, list) {
 		parent = dev->ibdev->dev.parent;
@@ -265,6 +266,7 @@ int smcr_ib_pnet_set_dev(struct smcr_ibdev *dev, u32 port, const u8 *pnetid)
 {
 	int rc;
 
+	smcr_pnet_assert_locked();
 	mutex_lock(&smcr_ib_lock);
 	rc = smcr_ib_pnet_apply(dev, port, pnetid);
 	mutex_unlock(&smcr_ib_lock);
@@ -284,6 +286,7 @@ bool smcr_ib_pnet_clear(const u8 *pnetid)
 	bool found = false;
 	int i;
 
+	smcr_pnet_assert_locked();
 	mutex_lock(&smcr_ib_lock);
 	list_for_each_entry(dev, &smcr_ibdevs, list) {
 		for (i = 0; i < SMCR_PNET_PORTS; i++) {

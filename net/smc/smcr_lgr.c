@@ -745,6 +745,7 @@ void smcr_conn_undo(struct smcr_sock *smc)
 	struct smcr_lgr *lgr = smc->conn.lgr;
 	bool end;
 
+	sock_owned_by_me(&smc->sk);
 	if (!lgr)
 		return;
 	kref_get(&lgr->kref);

@@ -464,6 +464,16 @@ bool smcr_pnet_of_ndev(struct net_device *ndev, u8 *pnetid)
 }
 
 /**
+ * smcr_pnet_assert_locked() - lockdep: the caller holds smcr_pnet_lock
+ *
+ * For smcr_ib.c, whose PNET ID changes the table serializes.
+ */
+void smcr_pnet_assert_locked(void)
+{
+	lockdep_assert_held(&smcr_pnet_lock);
+}
+
+/**
  * smcr_pnet_ib_added() - give a new RoCE device the PNET IDs of its ports
  * @dev: the device, just listed by smcr_ib.c
  *

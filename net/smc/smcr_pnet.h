@@ -21,6 +21,7 @@ struct smcr_ibdev;
 bool smcr_pnet_match(const u8 *a, const u8 *b);
 bool smcr_pnet_of_ndev(struct net_device *ndev, u8 *pnetid);
 void smcr_pnet_ib_added(struct smcr_ibdev *dev);
+void smcr_pnet_assert_locked(void);
 int smcr_pnet_init(void);
 void smcr_pnet_exit(void);
 
