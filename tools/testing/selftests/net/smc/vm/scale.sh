@@ -39,12 +39,16 @@ SLACK_KB=16384
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
+# pcp_kb: free pages on the per-CPU lists of the page allocator, which
+# MemFree leaves out (they go back to the buddy lists in batches)
+pcp_kb() { awk '$1 == "count:" { n += $2 } END { print n * 4 }' /proc/zoneinfo; }
+
 # used_kb: memory in use, what reclaim cannot give back
 used_kb() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	echo $(($(meminfo MemTotal) - $(meminfo MemFree) - $(meminfo Buffers) -
-		$(meminfo Cached) - $(meminfo SReclaimable)))
+	echo $(($(meminfo MemTotal) - $(meminfo MemFree) - $(pcp_kb) -
+		$(meminfo Buffers) - $(meminfo Cached) - $(meminfo SReclaimable)))
 }
 
 # buf_pages: pages of our RMBs and send buffers in use (debugfs)
@@ -58,6 +62,8 @@ buf_pages() {
 mem_base() {
 	used_kb
 	cp /proc/meminfo /tmp/meminfo.base
+	pcp_kb >/tmp/pcp.base
+	cp /proc/vmstat /tmp/vmstat.base
 }
 
 # mem_back BASE WHAT [TODO]: a result line: the memory in use came back to
@@ -78,7 +84,12 @@ mem_back() {
 	tap_fail "$name${3:+ # TODO $3}" "$(awk 'NR == FNR { b[$1] = $2; next }
 		$2 - b[$1] > 1024 || b[$1] - $2 > 1024 {
 			printf "%s %d kB, was %d kB\n", $1, $2, b[$1] }' \
-		/tmp/meminfo.base /proc/meminfo)"
+		/tmp/meminfo.base /proc/meminfo)
+per-CPU free lists $(pcp_kb) kB, were $(cat /tmp/pcp.base) kB
+$(awk 'NR == FNR { b[$1] = $2; next }
+		$1 ~ /^nr_/ && ($2 - b[$1] > 256 || b[$1] - $2 > 256) {
+			printf "vmstat %s %d, was %d\n", $1, $2, b[$1] }' \
+		/tmp/vmstat.base /proc/vmstat)"
 }
 
 # successes: SMC-R client and server handshakes so far (one dump)
