@@ -176,6 +176,26 @@ TRACE_EVENT(smcr_lgr,
 		      __entry->what)
 );
 
+/* LLC message types (A.3), v1 and v2 */
+#define smcr_show_llc_type(t)						\
+	__print_symbolic(t,						\
+		{ SMCR_LLC_TYPE_CONFIRM_LINK, "CONFIRM_LINK" },		\
+		{ SMCR_LLC_TYPE_ADD_LINK, "ADD_LINK" },			\
+		{ SMCR_LLC_TYPE_ADD_LINK_CONT, "ADD_LINK_CONT" },	\
+		{ SMCR_LLC_TYPE_DELETE_LINK, "DELETE_LINK" },		\
+		{ SMCR_LLC_TYPE_REQ_ADD_LINK, "REQ_ADD_LINK" },		\
+		{ SMCR_LLC_TYPE_CONFIRM_RKEY, "CONFIRM_RKEY" },		\
+		{ SMCR_LLC_TYPE_TEST_LINK, "TEST_LINK" },		\
+		{ SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, "CONFIRM_RKEY_CONT" }, \
+		{ SMCR_LLC_TYPE_DELETE_RKEY, "DELETE_RKEY" },		\
+		{ SMCR_LLC_TYPE_CONFIRM_LINK_V2, "CONFIRM_LINK_V2" },	\
+		{ SMCR_LLC_TYPE_ADD_LINK_V2, "ADD_LINK_V2" },		\
+		{ SMCR_LLC_TYPE_DELETE_LINK_V2, "DELETE_LINK_V2" },	\
+		{ SMCR_LLC_TYPE_REQ_ADD_LINK_V2, "REQ_ADD_LINK_V2" },	\
+		{ SMCR_LLC_TYPE_CONFIRM_RKEY_V2, "CONFIRM_RKEY_V2" },	\
+		{ SMCR_LLC_TYPE_TEST_LINK_V2, "TEST_LINK_V2" },		\
+		{ SMCR_LLC_TYPE_DELETE_RKEY_V2, "DELETE_RKEY_V2" })
+
 TRACE_EVENT(smcr_llc,
 	    TP_PROTO(const struct smcr_link *link, bool sent, u8 type,
 		     bool resp),
@@ -188,8 +208,9 @@ TRACE_EVENT(smcr_llc,
 			   __entry->sent = sent;
 			   __entry->type = type;
 			   __entry->resp = resp;),
-	    TP_printk("lgr=%p %s type=%u %s", __entry->lgr,
-		      __entry->sent ? "sent" : "received", __entry->type,
+	    TP_printk("lgr=%p %s type=%s %s", __entry->lgr,
+		      __entry->sent ? "sent" : "received",
+		      smcr_show_llc_type(__entry->type),
 		      __entry->resp ? "response" : "request")
 );
 
@@ -201,8 +222,8 @@ TRACE_EVENT(smcr_llc_drop,
 			     __field(u8, type)),
 	    TP_fast_assign(__entry->lgr = link->lgr;
 			   __entry->type = type;),
-	    TP_printk("lgr=%p type=%u: too many requests unanswered",
-		      __entry->lgr, __entry->type)
+	    TP_printk("lgr=%p type=%s: too many requests unanswered",
+		      __entry->lgr, smcr_show_llc_type(__entry->type))
 );
 
 TRACE_DEFINE_ENUM(SMCR_DOWN_WC);
@@ -290,9 +311,9 @@ TRACE_EVENT(smcr_llc_bogus,
 			   __entry->type = type;
 			   __entry->link_num = link_num;
 			   __entry->ours = link->link_id;),
-	    TP_printk("lgr=%p type=%u link=%u: no such link (ours is %u)",
-		      __entry->lgr, __entry->type, __entry->link_num,
-		      __entry->ours)
+	    TP_printk("lgr=%p type=%s link=%u: no such link (ours is %u)",
+		      __entry->lgr, smcr_show_llc_type(__entry->type),
+		      __entry->link_num, __entry->ours)
 );
 
 /* A peer's CDC cursor broke §4.4: outside the RMBE, backwards, or past

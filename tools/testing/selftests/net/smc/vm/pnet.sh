@@ -344,7 +344,7 @@ testlink() {
 		idle "idle$t" $((7710 + t)) 6
 		# either side may probe: a probe of the peer's, arriving,
 		# is traffic that spares the link one of ours (§4.5.3)
-		n=$(count 'smcr_llc: .* type=7 request')
+		n=$(count 'smcr_llc: .* type=TEST_LINK request')
 		echo "# testlink $t: $n TEST LINK requests sent or received in 6 s ($SMCR_ROLE)"
 		if ((t ? n >= 3 : n == 0)); then
 			tap_ok "testlink $t: $n TEST LINK requests in 6 s ($SMCR_ROLE)"
