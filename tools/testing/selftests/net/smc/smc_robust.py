@@ -11,6 +11,13 @@ run them under tools/smc_run/smc_run, which makes their sockets AF_SMC.
                         sent and the socket closed, the program exits and
                         the namespace goes while TCP's retransmit timer of
                         the internal socket is still to fire
+  linger                in a network namespace of its own: an AF_SMC
+                        connection over loopback (TCP fallback); loopback
+                        loses every packet while the client sends --bytes
+                        and closes, then works again: the peer must get
+                        every byte and the end of the stream within
+                        --within s (TCP must go on retransmitting what the
+                        closed internal socket had not got acknowledged)
   idle server|client    COUNT SMC-R connections; the client closes all
                         but KEEP after one exchange and keeps those open,
                         never reading, until --hold seconds passed or a
@@ -77,6 +84,47 @@ def netns(a):
     ls.close()
     tap(ok, "netns: AF_SMC connection in a namespace of its own, closed "
         "with data unacknowledged")
+
+
+def netem_loss(on):
+    cmd = ["tc", "qdisc", "add" if on else "del", "dev", "lo", "root"]
+    subprocess.run(cmd + (["netem", "loss", "100%"] if on else []),
+                   check=True)
+
+
+def linger(a):
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    ls = smc_socket()
+    ls.bind(("127.0.0.1", a.port))
+    ls.listen(1)
+    c = smc_socket()
+    c.connect(("127.0.0.1", a.port))
+    s, _ = ls.accept()
+    c.sendall(b"x")
+    ok = s.recv(1) == b"x"
+    netem_loss(True)
+    c.sendall(b"y" * a.bytes)
+    c.close()
+    time.sleep(1)
+    netem_loss(False)
+    got, eof = 0, False
+    s.settimeout(1)
+    deadline = time.monotonic() + a.within
+    while time.monotonic() < deadline:
+        try:
+            b = s.recv(65536)
+        except socket.timeout:
+            continue
+        if not b:
+            eof = True
+            break
+        got += len(b)
+    s.close()
+    ls.close()
+    tap(ok and got == a.bytes and eof,
+        "linger: %d of %d bytes sent before close() arrived after a loss, "
+        "%s" % (got, a.bytes, "then the end of the stream" if eof else
+                "no end of the stream"))
 
 
 def idle_server(a):
@@ -245,8 +293,8 @@ def memcg_client(a):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("test", choices=("netns", "idle", "ulp", "hs",
-                                     "memcg"))
+    p.add_argument("test", choices=("netns", "linger", "idle", "ulp",
+                                     "hs", "memcg"))
     p.add_argument("role", nargs="?", choices=("server", "client"),
                    default="client")
     p.add_argument("--host", default="")
@@ -260,9 +308,11 @@ def main():
     p.add_argument("--rto", type=int, default=20)
     p.add_argument("--silent-port", type=int, default=41000)
     p.add_argument("--within", type=float, default=3)
+    p.add_argument("--bytes", type=int, default=65536)
     a = p.parse_args()
     run = {
         ("netns", "client"): netns,
+        ("linger", "client"): linger,
         ("idle", "server"): idle_server,
         ("idle", "client"): idle_client,
         ("ulp", "server"): ulp_server,

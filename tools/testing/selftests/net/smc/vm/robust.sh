@@ -11,6 +11,11 @@
 #           must stay until TCP is done with it (finding 1; before the
 #           fix the retransmit timer ran on the freed namespace: general
 #           protection fault)
+#   linger  the other face of finding 1: data written just before close()
+#           whose first transmission was lost must still arrive, with the
+#           end of the stream (before the fix Debian's 6.1 stopped the
+#           timers of the internal socket, which held no namespace
+#           reference, at close: nothing was sent again)
 #   ulp     setsockopt(TCP_ULP) on an AF_SMC socket is refused with
 #           EOPNOTSUPP, as Linux's smc.ko refuses it (finding 8)
 #   remove  six SMC-R connections, two held open by a program that never
@@ -65,6 +70,13 @@ netns() {
 	sleep 25
 	tap_check "netns: TCP's timers never ran on a freed namespace (a)" \
 		dmesg_clean
+}
+
+# linger: what close() leaves to TCP is still delivered after a loss
+linger() {
+	[[ $SMCR_ROLE == a ]] || return 0
+	unshare -n "$RUN" python3 "$PY" linger --port 7701 \
+		--within "$(tscale 20)"
 }
 
 # py_pair TEST PORT [OPTION...]: smc_robust.py TEST with the options, its
@@ -243,6 +255,7 @@ finish() {
 
 setup
 netns
+linger
 ulp
 hs
 memcg
