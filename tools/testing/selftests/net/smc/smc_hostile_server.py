@@ -100,21 +100,21 @@ CASES = [
 
 def read_msg(s, bound):
     """One CLC message within BOUND seconds, or None at EOF, reset or
-    time out."""
+    time out. Not a byte more: what follows a Decline is the
+    application's data over TCP."""
     s.settimeout(bound)
     buf = b""
     try:
-        while len(buf) < 7 or len(buf) < struct.unpack(">H", buf[5:7])[0]:
-            chunk = s.recv(4096 if len(buf) < 7 else
-                           struct.unpack(">H", buf[5:7])[0] - len(buf))
+        while True:
+            want = 7 if len(buf) < 7 else struct.unpack(">H", buf[5:7])[0]
+            if len(buf) >= want:
+                return buf
+            chunk = s.recv(want - len(buf))
             if not chunk:
                 return None
             buf += chunk
-            if len(buf) >= 7 and struct.unpack(">H", buf[5:7])[0] < 8:
-                return buf
     except OSError:
         return None
-    return buf
 
 
 def reset(s):

@@ -58,6 +58,26 @@ def smc_socket():
     return socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 
 
+def netem_loss(on):
+    cmd = ["tc", "qdisc", "add" if on else "del", "dev", "lo", "root"]
+    subprocess.run(cmd + (["netem", "loss", "100%"] if on else []),
+                   check=True)
+
+
+def loopback_pair(port):
+    """An AF_SMC connection over loopback (fallback: no RDMA device
+    there) that carried a byte: listener, client, server, whether the
+    byte came."""
+    ls = smc_socket()
+    ls.bind(("127.0.0.1", port))
+    ls.listen(1)
+    c = smc_socket()
+    c.connect(("127.0.0.1", port))
+    s, _ = ls.accept()
+    c.sendall(b"x")
+    return ls, c, s, s.recv(1) == b"x"
+
+
 def netns(a):
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     # TCP's first retransmission comes late (RTO at least --rto s), when
@@ -66,18 +86,10 @@ def netns(a):
     subprocess.run(["ip", "route", "replace", "table", "local", "local",
                     "127.0.0.1", "dev", "lo", "src", "127.0.0.1",
                     "rto_min", "%ds" % a.rto], check=True)
-    ls = smc_socket()
-    ls.bind(("127.0.0.1", a.port))
-    ls.listen(1)
-    c = smc_socket()
-    c.connect(("127.0.0.1", a.port))
-    s, _ = ls.accept()
-    c.sendall(b"x")
-    ok = s.recv(1) == b"x"
+    ls, c, s, ok = loopback_pair(a.port)
     # every packet on loopback is lost from now on: the data below and
     # the FIN after it stay unacknowledged, TCP retransmits them
-    subprocess.run(["tc", "qdisc", "add", "dev", "lo", "root", "netem",
-                    "loss", "100%"], check=True)
+    netem_loss(True)
     c.sendall(b"y" * 4096)
     c.close()
     s.close()
@@ -86,22 +98,9 @@ def netns(a):
         "with data unacknowledged")
 
 
-def netem_loss(on):
-    cmd = ["tc", "qdisc", "add" if on else "del", "dev", "lo", "root"]
-    subprocess.run(cmd + (["netem", "loss", "100%"] if on else []),
-                   check=True)
-
-
 def linger(a):
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
-    ls = smc_socket()
-    ls.bind(("127.0.0.1", a.port))
-    ls.listen(1)
-    c = smc_socket()
-    c.connect(("127.0.0.1", a.port))
-    s, _ = ls.accept()
-    c.sendall(b"x")
-    ok = s.recv(1) == b"x"
+    ls, c, s, ok = loopback_pair(a.port)
     netem_loss(True)
     c.sendall(b"y" * a.bytes)
     c.close()
