@@ -59,6 +59,20 @@ module_param(buf_size, uint, 0644);
 MODULE_PARM_DESC(buf_size,
 		 "RMB and send buffer bytes without SO_RCVBUF/SO_SNDBUF (16K..512K; 0: net.smc.rmem, wmem)");
 
+/* Seconds a group without connections stays for the next connection to
+ * its peer; RFC 7609 leaves it to the implementation (§3.5.2 only says a
+ * group may end once unused)
+ */
+static unsigned int lgr_idle_time = 10;
+module_param(lgr_idle_time, uint, 0644);
+MODULE_PARM_DESC(lgr_idle_time,
+		 "Seconds a link group without connections stays (1..3600; default 10)");
+
+static unsigned long smcr_lgr_idle(void)
+{
+	return clamp_t(unsigned int, READ_ONCE(lgr_idle_time), 1, 3600) * HZ;
+}
+
 #define SMCR_BUF_MAX	(SMCR_CLC_RMBE_MIN_SIZE << SMCR_CLC_RMBE_CODE_MAX)
 
 /* A buffer size the CLC messages can name (A.2.3: 16 KiB << code, up to
@@ -699,7 +713,7 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_conn *conn,
  * cleared under the connection's lock, touches its RMB no more; then the
  * buffers go.
  *
- * Context: process. Without connections a group stays SMCR_LGR_IDLE, a
+ * Context: process. Without connections a group stays lgr_idle_time, a
  * terminated one goes at once.
  */
 void smcr_conn_unregister(struct smcr_sock *smc)
@@ -726,7 +740,7 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 
 	smcr_conn_free_bufs(lgr, conn, tx_busy);
 	if (idle)
-		smcr_lgr_schedule_free(lgr, SMCR_LGR_IDLE);
+		smcr_lgr_schedule_free(lgr, smcr_lgr_idle());
 	smcr_lgr_put(lgr);
 }
 

@@ -19,7 +19,6 @@
 struct dentry;
 
 #define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
-#define SMCR_LGR_IDLE		(10 * HZ)	/* unused groups then go */
 
 /**
  * struct smcr_buf - an RMB or a send buffer (§2.4)
