@@ -212,6 +212,18 @@ static void smcr_link_fail_work(struct work_struct *work)
 	smcr_lgr_put(link->lgr);
 }
 
+/* Whether @lgr is a group of ours in @server's role and @version to the
+ * peer with @peer_id whose end of the link has @peer_gid
+ */
+static bool smcr_lgr_same_peer(const struct smcr_lgr *lgr, bool server,
+			       u8 version, const u8 *peer_id,
+			       const u8 *peer_gid)
+{
+	return lgr->server == server && lgr->version == version &&
+	       !memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) &&
+	       !memcmp(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);
+}
+
 /* A listed group to the peer that is active, else one still being set
  * up (@setup), each with a reference
  */
@@ -226,11 +238,10 @@ static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		state = READ_ONCE(lgr->link.state);
-		if (lgr->server != server || lgr->version != version ||
+		if (!smcr_lgr_same_peer(lgr, server, version, peer_id,
+					peer_gid) ||
 		    lgr->terminating || state == SMCR_LINK_DOWN ||
 		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
-		    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) ||
-		    memcmp(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN) ||
 		    (peer_qpn && lgr->link.peer_qpn != peer_qpn))
 			continue;
 		if (state == SMCR_LINK_ACTIVE) {
@@ -300,10 +311,9 @@ static struct smcr_lgr *smcr_lgr_hs_pending(const struct smcr_lgr *new,
 	lockdep_assert_held(&smcr_lgr_server_lock);
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		if (lgr == new || !lgr->server || lgr->version != new->version ||
-		    memcmp(lgr->peer_id, new->peer_id, SMCR_CLC_PEER_ID_LEN) ||
-		    memcmp(lgr->link.peer_gid, new->link.peer_gid,
-			   SMCR_CLC_GID_LEN) ||
+		if (lgr == new ||
+		    !smcr_lgr_same_peer(lgr, true, new->version, new->peer_id,
+					new->link.peer_gid) ||
 		    READ_ONCE(lgr->hs_turn) == lgr->hs_next)
 			continue;
 		found = lgr;	/* the newest: it comes after the others */
