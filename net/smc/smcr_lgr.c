@@ -102,6 +102,7 @@ static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
 	if (buf->mr) {
 		ib_dereg_mr(buf->mr);
 		buf->mr = NULL;
+		buf->registered = false;
 	}
 	if (buf->dma) {
 		ib_dma_unmap_single(ibdev, buf->dma, buf->size, dir);
@@ -114,27 +115,32 @@ static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
 	}
 }
 
-/* The QP is gone: no write reads the parked send buffers any more */
-static void smcr_lgr_free_parked(struct smcr_lgr *lgr)
+static void smcr_buf_free_slots(struct ib_device *ibdev,
+				struct list_head *slots,
+				enum dma_data_direction dir)
 {
-	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
-	struct smcr_buf_park *park, *tmp;
+	struct smcr_buf_slot *slot, *tmp;
 
-	list_for_each_entry_safe(park, tmp, &lgr->parked, list) {
-		list_del(&park->list);
-		smcr_buf_release(ibdev, &park->buf, DMA_TO_DEVICE);
-		kfree(park);
+	list_for_each_entry_safe(slot, tmp, slots, list) {
+		list_del(&slot->list);
+		smcr_buf_release(ibdev, &slot->buf, dir);
+		kfree(slot);
 	}
 }
 
 static void smcr_lgr_release(struct kref *kref)
 {
 	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
+	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
 
 	trace_smcr_lgr(lgr, "freed");
 	cancel_delayed_work_sync(&lgr->link.testlink_work);
+	/* memory regions go before their protection domain */
+	smcr_buf_free_slots(ibdev, &lgr->spare_rmbs.list, DMA_FROM_DEVICE);
+	smcr_buf_free_slots(ibdev, &lgr->spare_sndbufs.list, DMA_TO_DEVICE);
 	smcr_link_clear(&lgr->link);
-	smcr_lgr_free_parked(lgr);
+	/* the QP is gone: no write reads the parked send buffers any more */
+	smcr_buf_free_slots(ibdev, &lgr->parked, DMA_TO_DEVICE);
 	smcr_ib_put_port(&lgr->link.port);
 	xa_destroy(&lgr->conns);
 	kfree(lgr);
@@ -421,6 +427,8 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	spin_lock_init(&lgr->lock);
 	INIT_LIST_HEAD(&lgr->list);
 	INIT_LIST_HEAD(&lgr->parked);
+	INIT_LIST_HEAD(&lgr->spare_rmbs.list);
+	INIT_LIST_HEAD(&lgr->spare_sndbufs.list);
 	init_waitqueue_head(&lgr->hs_wait);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
@@ -687,32 +695,74 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	return 0;
 }
 
-/* Free a connection's buffers, taken off it already. Writes out of the
- * send buffer that have not completed (no CDC message after them did)
- * may still be read by the QP: then the group keeps the buffer until the
- * QP is destroyed. The RMB can go: deregistering its memory region
- * revokes the peer's access.
+/* Keep @buf, with its @slot, as a spare of the group for a connection
+ * to come; false if the group keeps no more
  */
-static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_conn *conn,
-				bool tx_busy)
+static bool smcr_buf_keep(struct smcr_lgr *lgr, struct smcr_buf_spares *spares,
+			  struct smcr_buf_slot *slot, struct smcr_buf *buf,
+			  struct mem_cgroup *memcg)
+{
+	bool kept = false;
+
+	if (!slot || !buf->cpu)
+		return false;
+	spin_lock_bh(&lgr->lock);
+	if (!lgr->terminating && spares->num < SMCR_LGR_SPARES_MAX) {
+		slot->buf = *buf;
+		slot->memcg = memcg;
+		list_add(&slot->list, &spares->list);
+		spares->num++;
+		kept = true;
+	}
+	spin_unlock_bh(&lgr->lock);
+	if (kept)
+		memset(buf, 0, sizeof(*buf));
+	return kept;
+}
+
+/* Free a connection's buffers, taken off it already, or leave them to the
+ * group:
+ * - an RMB the peer has finished writing into (@rmb_done) is a spare for
+ *   the next connection, still registered; otherwise deregistering its
+ *   memory region revokes the peer's access;
+ * - writes out of the send buffer that have not completed (@tx_busy: no
+ *   CDC message after them did) may still be read by the QP: then the
+ *   group keeps the buffer until the QP is destroyed; otherwise it is a
+ *   spare.
+ */
+static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
+				bool tx_busy, bool rmb_done)
 {
 	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
-	struct smcr_buf_park *park = conn->park;
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_buf_slot *slot;
 
-	conn->park = NULL;
-	smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
-	if (tx_busy && park && conn->sndbuf.cpu) {
-		park->buf = conn->sndbuf;
-		conn->sndbuf.cpu = NULL;
-		conn->sndbuf.dma = 0;
+	slot = conn->rmb_slot;
+	conn->rmb_slot = NULL;
+	if (!rmb_done ||
+	    !smcr_buf_keep(lgr, &lgr->spare_rmbs, slot, &conn->rmb,
+			   smc->memcg)) {
+		kfree(slot);
+		smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
+	}
+
+	slot = conn->sndbuf_slot;
+	conn->sndbuf_slot = NULL;
+	if (tx_busy && slot && conn->sndbuf.cpu) {
+		slot->buf = conn->sndbuf;
+		memset(&conn->sndbuf, 0, sizeof(conn->sndbuf));
 		spin_lock_bh(&lgr->lock);
-		list_add_tail(&park->list, &lgr->parked);
+		list_add_tail(&slot->list, &lgr->parked);
 		spin_unlock_bh(&lgr->lock);
 		trace_smcr_lgr(lgr, "send buffer parked");
 		return;
 	}
-	kfree(park);
-	smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
+	if (tx_busy ||
+	    !smcr_buf_keep(lgr, &lgr->spare_sndbufs, slot, &conn->sndbuf,
+			   smc->memcg)) {
+		kfree(slot);
+		smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
+	}
 }
 
 /**
@@ -730,7 +780,7 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_lgr *lgr = conn->lgr;
-	bool idle, tx_busy;
+	bool idle, tx_busy, rmb_done;
 
 	sock_owned_by_me(&smc->sk);
 	if (!lgr)
@@ -746,9 +796,14 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 	spin_lock_bh(&conn->lock);
 	conn->lgr = NULL;
 	tx_busy = conn->tx_done < conn->tx_prod;
+	/* RC delivers the peer's writes before the CDC message that follows
+	 * them (§4.8): after its last one, nothing lands in the RMB
+	 */
+	rmb_done = conn->peer_done_writing || conn->peer_closed ||
+		   conn->peer_abort;
 	spin_unlock_bh(&conn->lock);
 
-	smcr_conn_free_bufs(lgr, conn, tx_busy);
+	smcr_conn_free_bufs(lgr, smc, tx_busy, rmb_done);
 	if (idle)
 		smcr_lgr_schedule_free(lgr, smcr_lgr_idle());
 	smcr_lgr_put(lgr);
@@ -829,63 +884,125 @@ static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
 	return 0;
 }
 
+/* A spare of the group of @size, charged to @memcg, taken into @buf:
+ * its slot, or NULL if none fits
+ */
+static struct smcr_buf_slot *smcr_buf_take_spare(struct smcr_lgr *lgr,
+						 struct smcr_buf_spares *spares,
+						 u32 size,
+						 struct mem_cgroup *memcg,
+						 struct smcr_buf *buf)
+{
+	struct smcr_buf_slot *slot, *found = NULL;
+
+	spin_lock_bh(&lgr->lock);
+	list_for_each_entry(slot, &spares->list, list) {
+		if (slot->buf.size == size && slot->memcg == memcg) {
+			list_del(&slot->list);
+			spares->num--;
+			found = slot;
+			break;
+		}
+	}
+	spin_unlock_bh(&lgr->lock);
+	if (found) {
+		*buf = found->buf;
+		memset(&found->buf, 0, sizeof(found->buf));
+	}
+	return found;
+}
+
+/* A memory region for a new RMB, mapped and not yet registered */
+static int smcr_buf_map_mr(struct ib_pd *pd, struct smcr_buf *buf)
+{
+	struct scatterlist sg;
+	int rc;
+
+	buf->mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG,
+			      DIV_ROUND_UP(buf->size, PAGE_SIZE));
+	if (IS_ERR(buf->mr)) {
+		rc = PTR_ERR(buf->mr);
+		buf->mr = NULL;
+		return rc;
+	}
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = buf->dma;
+	sg_dma_len(&sg) = buf->size;
+	rc = ib_map_mr_sg(buf->mr, &sg, 1, NULL, PAGE_SIZE);
+	if (rc != 1)
+		return rc < 0 ? rc : -EINVAL;
+	return 0;
+}
+
+/* @buf of @size for @smc, and its slot: a spare of the group if one fits,
+ * wiped, else new memory
+ */
+static int smcr_buf_obtain(struct smcr_sock *smc,
+			   struct smcr_buf_spares *spares, struct smcr_buf *buf,
+			   struct smcr_buf_slot **slot, u32 size,
+			   enum dma_data_direction dir)
+{
+	struct smcr_lgr *lgr = smc->conn.lgr;
+	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
+	bool rx = dir == DMA_FROM_DEVICE;
+	int rc;
+
+	*slot = smcr_buf_take_spare(lgr, spares, size, smc->memcg, buf);
+	if (*slot) {
+		/* as a new one: nothing of the connection before shows */
+		memset(buf->cpu, 0, size);
+		ib_dma_sync_single_for_device(ibdev, buf->dma, size, dir);
+		smcr_stats_buf(smc, rx, size, true);
+		return 0;
+	}
+	*slot = kzalloc(sizeof(**slot), GFP_KERNEL);
+	if (!*slot)
+		return -ENOMEM;
+	rc = smcr_buf_get(ibdev, buf, size, dir, smc->memcg);
+	if (!rc && rx)
+		rc = smcr_buf_map_mr(lgr->link.pd, buf);
+	if (!rc)
+		smcr_stats_buf(smc, rx, size, false);
+	return rc;
+}
+
 /**
- * smcr_buf_alloc() - allocate the RMB element and send buffer of @smc
+ * smcr_buf_alloc() - the RMB element and send buffer of @smc
  * @smc: connection registered on its group
  *
- * The RMB gets a memory region mapped but not yet registered: its rkey and
- * address can go into a CLC message; smcr_buf_register() arms it.
+ * Spare buffers of the group of the right size are reused, as Linux's
+ * smc.ko reuses them; a spare RMB is registered already. A new RMB gets a
+ * memory region mapped but not yet registered: its rkey and address can
+ * go into a CLC message; smcr_buf_register() arms it.
  *
  * Return: 0 or a negative errno.
  */
 int smcr_buf_alloc(struct smcr_sock *smc)
 {
 	struct smcr_conn *conn = &smc->conn;
-	struct smcr_link *link = &conn->lgr->link;
-	struct ib_device *ibdev = link->port.dev->ibdev;
+	struct smcr_lgr *lgr = conn->lgr;
 	struct sock *sk = &smc->sk;
-	struct scatterlist sg;
-	u32 size;
 	int rc;
 
-	conn->park = kzalloc(sizeof(*conn->park), GFP_KERNEL);
-	if (!conn->park)
-		return -ENOMEM;
-	size = smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf), SOCK_RCVBUF_LOCK);
-	rc = smcr_buf_get(ibdev, &conn->rmb, size, DMA_FROM_DEVICE,
-			  smc->memcg);
+	rc = smcr_buf_obtain(smc, &lgr->spare_rmbs, &conn->rmb,
+			     &conn->rmb_slot,
+			     smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf),
+					   SOCK_RCVBUF_LOCK),
+			     DMA_FROM_DEVICE);
 	if (!rc)
-		rc = smcr_buf_get(ibdev, &conn->sndbuf,
-				  smcr_buf_size(sk, READ_ONCE(sk->sk_sndbuf),
-						SOCK_SNDBUF_LOCK),
-				  DMA_TO_DEVICE, smc->memcg);
-	if (rc)
-		goto err;
-
-	conn->rmb.mr = ib_alloc_mr(link->pd, IB_MR_TYPE_MEM_REG,
-				   DIV_ROUND_UP(size, PAGE_SIZE));
-	if (IS_ERR(conn->rmb.mr)) {
-		rc = PTR_ERR(conn->rmb.mr);
-		conn->rmb.mr = NULL;
-		goto err;
+		rc = smcr_buf_obtain(smc, &lgr->spare_sndbufs, &conn->sndbuf,
+				     &conn->sndbuf_slot,
+				     smcr_buf_size(sk, READ_ONCE(sk->sk_sndbuf),
+						   SOCK_SNDBUF_LOCK),
+				     DMA_TO_DEVICE);
+	if (rc) {
+		smcr_buf_free(smc);
+		return rc;
 	}
-	sg_init_table(&sg, 1);
-	sg_dma_address(&sg) = conn->rmb.dma;
-	sg_dma_len(&sg) = size;
-	rc = ib_map_mr_sg(conn->rmb.mr, &sg, 1, NULL, PAGE_SIZE);
-	if (rc != 1) {
-		rc = rc < 0 ? rc : -EINVAL;
-		goto err;
-	}
-	smcr_stats_buf(smc, true, conn->rmb.size);
-	smcr_stats_buf(smc, false, conn->sndbuf.size);
 	/* SO_RCVBUF and SO_SNDBUF now tell what the connection got */
 	WRITE_ONCE(sk->sk_rcvbuf, 2 * conn->rmb.size);
 	WRITE_ONCE(sk->sk_sndbuf, 2 * conn->sndbuf.size);
 	return 0;
-err:
-	smcr_buf_free(smc);
-	return rc;
 }
 
 static void smcr_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -901,6 +1018,8 @@ static void smcr_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
  * smcr_buf_register() - register an RMB for remote writes on @link
  * @link: link in RTS
  * @buf: RMB from smcr_buf_alloc()
+ *
+ * A spare RMB taken over from an earlier connection is registered already.
  *
  * Context: process; waits for the registration to complete.
  * Return: 0 or a negative errno.
@@ -919,6 +1038,8 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	};
 	int rc;
 
+	if (buf->registered)
+		return 0;
 	mutex_lock(&link->reg_lock);
 	link->reg_cqe.done = smcr_buf_reg_done;
 	reinit_completion(&link->reg_done);
@@ -933,6 +1054,8 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	mutex_unlock(&link->reg_lock);
 	if (rc)
 		smcr_link_fail(link, SMCR_DOWN_REG);
+	else
+		buf->registered = true;
 	return rc;
 }
 
@@ -943,7 +1066,7 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 void smcr_buf_free(struct smcr_sock *smc)
 {
 	if (smc->conn.lgr)
-		smcr_conn_free_bufs(smc->conn.lgr, &smc->conn, false);
+		smcr_conn_free_bufs(smc->conn.lgr, smc, false, false);
 }
 
 /**

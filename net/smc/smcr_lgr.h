@@ -19,6 +19,7 @@
 struct dentry;
 
 #define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
+#define SMCR_LGR_SPARES_MAX	32	/* spare buffers a group keeps, each way */
 
 /**
  * struct smcr_buf - an RMB or a send buffer (§2.4)
@@ -26,26 +27,50 @@ struct dentry;
  * @dma: DMA address
  * @size: bytes; set once the buffer exists, 0 before
  * @mr: memory region for remote writes (RMBs only)
+ * @registered: @mr is registered on the group's link (it stays so while
+ *	a spare RMB waits for the next connection)
  */
 struct smcr_buf {
 	void		*cpu;
 	u64		dma;
 	u32		size;
 	struct ib_mr	*mr;
+	bool		registered;
 };
 
 /**
- * struct smcr_buf_park - a send buffer waiting for its link's QP to go
- * @list: link in the group's @parked list
+ * struct smcr_buf_slot - a buffer its group keeps after its connection
+ * @list: link in one of the group's lists: @parked, or the list of
+ *	@spare_rmbs or @spare_sndbufs
  * @buf: the buffer, taken over from its connection
+ * @memcg: memory cgroup its pages are charged to, compared and never
+ *	dereferenced
  *
- * RDMA writes read a send buffer by DMA address, without a memory region
- * that deregistration could revoke: the buffer of a connection that goes
- * while some of its writes have not completed must outlive the QP.
+ * Parked: RDMA writes read a send buffer by DMA address, without a memory
+ * region that deregistration could revoke; the buffer of a connection that
+ * goes while some of its writes have not completed must outlive the QP.
+ *
+ * Spare: the buffer of a connection that ended cleanly serves the next
+ * connection of the group, as Linux's smc.ko reuses its buffers; an RMB
+ * stays registered.
+ *
+ * A connection holds a slot for each of its buffers from the start, so
+ * that handing a buffer to its group needs no memory.
  */
-struct smcr_buf_park {
+struct smcr_buf_slot {
 	struct list_head	list;
 	struct smcr_buf		buf;
+	struct mem_cgroup	*memcg;
+};
+
+/**
+ * struct smcr_buf_spares - buffers of one kind a group keeps for reuse
+ * @list: their slots (struct smcr_buf_slot)
+ * @num: entries on @list, at most SMCR_LGR_SPARES_MAX
+ */
+struct smcr_buf_spares {
+	struct list_head	list;
+	int			num;
 };
 
 /**
@@ -85,8 +110,12 @@ struct smcr_buf_park {
  *	set and dropped by that first handshake (smcr_lgr_hs_ticket())
  * @hs_after_ticket: see @hs_after
  * @parked: send buffers of gone connections that writes may still read
- *	(struct smcr_buf_park), freed once the link's QP is destroyed;
+ *	(struct smcr_buf_slot), freed once the link's QP is destroyed;
  *	under @lock
+ * @spare_rmbs: RMBs of gone connections the peer had finished writing
+ *	into, registered, for the next connection; under @lock
+ * @spare_sndbufs: send buffers of gone connections, every write done,
+ *	for the next connection; under @lock
  */
 struct smcr_lgr {
 	struct list_head	list;
@@ -114,6 +143,8 @@ struct smcr_lgr {
 	struct smcr_lgr		*hs_after;
 	u32			hs_after_ticket;
 	struct list_head	parked;
+	struct smcr_buf_spares	spare_rmbs;
+	struct smcr_buf_spares	spare_sndbufs;
 };
 
 /**
@@ -139,8 +170,8 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
  * @token: our alert token: the peer's CDC messages name us by it
  * @rmb: our RMB element, the peer writes into it
  * @sndbuf: where sendmsg stages data before the RDMA write
- * @park: allocated with the buffers, so that a connection can leave its
- *	send buffer to the group without needing memory (smcr_buf_park)
+ * @rmb_slot: slot for @rmb (struct smcr_buf_slot)
+ * @sndbuf_slot: slot for @sndbuf
  * @peer_token: the peer's alert token
  * @peer_rkey: rkey of the peer's RMB
  * @peer_rmb: address of the peer's RMB element
@@ -182,7 +213,8 @@ struct smcr_conn {
 	u32			token;
 	struct smcr_buf		rmb;
 	struct smcr_buf		sndbuf;
-	struct smcr_buf_park	*park;
+	struct smcr_buf_slot	*rmb_slot;
+	struct smcr_buf_slot	*sndbuf_slot;
 	u32			peer_token;
 	u32			peer_rkey;
 	u64			peer_rmb;

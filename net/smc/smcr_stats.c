@@ -171,18 +171,22 @@ void smcr_stats_splice(struct smcr_sock *smc)
 }
 
 /**
- * smcr_stats_buf() - a connection allocated a buffer
+ * smcr_stats_buf() - a connection got a buffer
  * @smc: the connection
  * @rx: its RMB, else its send buffer
  * @size: bytes
+ * @reused: a spare of its link group, else new memory
  */
-void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size)
+void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size, bool reused)
 {
 	struct smcr_stats __percpu *st = smcr_stats_of(smc);
 	struct smcr_stats_bufs __percpu *b = rx ? &st->smcr.rx.bufs :
 						  &st->smcr.tx.bufs;
 
-	this_cpu_inc(b->alloc);
+	if (reused)
+		this_cpu_inc(b->reuse);
+	else
+		this_cpu_inc(b->alloc);
 	if (size)
 		this_cpu_inc(b->size.n[smcr_stats_class(size)]);
 }

@@ -29,12 +29,12 @@ struct smcr_stats_sizes {
 
 /**
  * struct smcr_stats_bufs - the buffers of one direction
- * @reuse: taken over from an earlier connection (never: each is new)
+ * @reuse: taken over from an earlier connection of the link group
  * @small_peer: a send larger than the peer's RMB
  * @small: a send larger than the send buffer
  * @full_peer: a send found the peer's RMB full
  * @full: a send found the send buffer full
- * @alloc: buffers allocated
+ * @alloc: buffers allocated anew
  * @downgrade: allocated smaller than asked for
  * @size: buffers allocated, by size
  */
@@ -131,7 +131,7 @@ void smcr_stats_fallback(struct smcr_sock *smc, u32 reason);
 void smcr_stats_tx(struct smcr_sock *smc, int flags, size_t len, int rc);
 void smcr_stats_rx(struct smcr_sock *smc, int flags, int rc);
 void smcr_stats_splice(struct smcr_sock *smc);
-void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size);
+void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size, bool reused);
 
 /* What a send or receive call found of the buffers (smcr_stats_bufs) */
 enum smcr_stats_buf_event {

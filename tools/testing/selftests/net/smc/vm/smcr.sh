@@ -134,8 +134,13 @@ bulk() {
 	fi
 }
 
-# reuse: five more connections to the same peer, one link group, one QP
+# reuse: five more connections to the same peer, one link group, one QP;
+# the buffers of those that closed serve the next (smcr stats)
 reuse() {
+	local smcr=$SMCR_REPO/build/tools/smcr out=/tmp/reuse
+	local show=$SMCR_REPO/tools/testing/selftests/net/smc/smcr_show.py
+
+	"$smcr" stats >$out.0
 	pair reuse 7501 150 \
 		"$BIN/smc_peer" server --family smc --port 7501 --bytes 1M --count 5 \
 		--timeout 120 -- \
@@ -144,6 +149,10 @@ reuse() {
 	tap_check "reuse: one link group for all connections ($SMCR_ROLE)" \
 		test "$(lgr_created)" -eq 1
 	tap_check "reuse: one RC queue pair ($SMCR_ROLE)" test "$(rc_qps)" -eq 1
+	"$smcr" stats >$out.1
+	tap_check "reuse: RMBs and send buffers of closed connections reused ($SMCR_ROLE)" \
+		python3 "$show" delta $out.0 $out.1 "smcr.rx.rmb.reuse>=3" \
+		"smcr.tx.rmb.reuse>=3"
 }
 
 ipv6() {
