@@ -123,7 +123,7 @@ static int smcr_release(struct socket *sock)
 	sock->sk = NULL;
 	release_sock(sk);
 
-	trace_smcr_state(smc, "release");
+	trace_smcr_release(smc);
 	sock_put(sk);
 	return 0;
 }
@@ -185,7 +185,7 @@ static int smcr_connect_finish(struct smcr_sock *smc)
 		return rc;
 	}
 	sk->sk_state = SMCR_ACTIVE;
-	trace_smcr_state(smc, "connected");
+	trace_smcr_connected(smc);
 	return 0;
 }
 
@@ -651,7 +651,7 @@ static int smcr_create(struct net *net, struct socket *sock, int protocol,
 		sock_put(sk);
 		return rc;
 	}
-	trace_smcr_state(smcr_sk(sk), "created");
+	trace_smcr_sock_create(smcr_sk(sk));
 	return 0;
 }
 

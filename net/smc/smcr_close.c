@@ -70,7 +70,7 @@ static void smcr_close_free(struct smcr_sock *smc)
 			   READ_ONCE(conn->tx_done) >= conn->tx_prod ||
 			   READ_ONCE(link->state) == SMCR_LINK_DOWN,
 			   SMCR_CLOSE_TX_WAIT);
-	trace_smcr_state(smc, "smc-r connection freed");
+	trace_smcr_conn_freed(smc);
 	smcr_conn_unregister(smc);
 }
 
@@ -99,7 +99,7 @@ static void smcr_close_send_abort(struct smcr_sock *smc)
 	    READ_ONCE(conn->lgr->link.state) != SMCR_LINK_ACTIVE)
 		return;
 	conn->aborted = true;
-	trace_smcr_state(smc, "abort sent");
+	trace_smcr_abort_sent(smc);
 	if (smcr_cdc_send(smc))
 		conn->peer_abort = true;
 }

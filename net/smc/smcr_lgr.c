@@ -133,7 +133,7 @@ static void smcr_lgr_release(struct kref *kref)
 	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
 	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
 
-	trace_smcr_lgr(lgr, "freed");
+	trace_smcr_lgr_free(lgr);
 	cancel_delayed_work_sync(&lgr->link.testlink_work);
 	/* memory regions go before their protection domain */
 	smcr_buf_free_slots(ibdev, &lgr->spare_rmbs.list, DMA_FROM_DEVICE);
@@ -181,7 +181,7 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	}
 	lgr->terminating = true;
 	spin_unlock_bh(&lgr->lock);
-	trace_smcr_lgr(lgr, "unlisted");
+	trace_smcr_lgr_unlist(lgr);
 	if (smcr_lgr_unlist(lgr)) {
 		smcr_llc_delete_link(&lgr->link);
 		smcr_lgr_put(lgr);
@@ -461,7 +461,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_add_tail(&lgr->list, &smcr_lgrs);
 	spin_unlock_bh(&smcr_lgrs_lock);
-	trace_smcr_lgr(lgr, "created");
+	trace_smcr_lgr_create(lgr);
 	return lgr;
 }
 
@@ -561,7 +561,7 @@ static bool smcr_lgr_mark_terminating(struct smcr_lgr *lgr)
 /* The second half: its connections aborted, the group unlisted */
 static void smcr_lgr_end(struct smcr_lgr *lgr)
 {
-	trace_smcr_lgr(lgr, "terminated");
+	trace_smcr_lgr_terminate(lgr);
 	smcr_lgr_abort_conns(lgr);
 	wake_up_all(&lgr->link.tx_wait);
 	complete_all(&lgr->link.llc_done);
@@ -754,7 +754,7 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		spin_lock_bh(&lgr->lock);
 		list_add_tail(&slot->list, &lgr->parked);
 		spin_unlock_bh(&lgr->lock);
-		trace_smcr_lgr(lgr, "send buffer parked");
+		trace_smcr_lgr_park_sndbuf(lgr);
 		return;
 	}
 	if (tx_busy ||

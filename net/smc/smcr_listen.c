@@ -110,7 +110,7 @@ void smcr_accept_enqueue(struct smcr_sock *child)
 	child->listener = NULL;
 	list_add_tail(&child->accept_list, &lsmc->accept_q);
 	spin_unlock(&lsmc->accept_lock);
-	trace_smcr_state(child, "queued");
+	trace_smcr_accept_queued(child);
 	lsk->sk_data_ready(lsk);
 }
 
@@ -267,7 +267,7 @@ int smcr_listen(struct socket *sock, int backlog)
 	WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 	sk->sk_ack_backlog = 0;
 	sk->sk_state = SMCR_LISTEN;
-	trace_smcr_state(smc, "listen");
+	trace_smcr_listen(smc);
 	/* connections that completed before the state changed */
 	smcr_listen_kick(smc);
 out:
@@ -349,7 +349,7 @@ int smcr_accept(struct socket *sock, struct socket *newsock, int flags,
 	sk_acceptq_removed(lsk);
 	sock_graft(&child->sk, newsock);
 	newsock->state = SS_CONNECTED;
-	trace_smcr_state(child, "accepted");
+	trace_smcr_accepted(child);
 	/* TCP connections may be waiting for room in the queue */
 	if (was_full)
 		smcr_listen_kick(lsmc);

@@ -18,21 +18,44 @@
 
 #include "smcr.h"
 
-/* Room for the event names below; a fixed array works on every kernel */
-#define SMCR_TRACE_WHAT	32
+TRACE_DEFINE_ENUM(SMCR_ACTIVE);
+TRACE_DEFINE_ENUM(SMCR_INIT);
+TRACE_DEFINE_ENUM(SMCR_CLOSED);
+TRACE_DEFINE_ENUM(SMCR_LISTEN);
 
-TRACE_EVENT(smcr_state,
-	    TP_PROTO(const struct smcr_sock *smc, const char *what),
-	    TP_ARGS(smc, what),
-	    TP_STRUCT__entry(__field(const void *, smc)
-			     __field(int, state)
-			     __array(char, what, SMCR_TRACE_WHAT)),
-	    TP_fast_assign(__entry->smc = smc;
-			   __entry->state = smc->sk.sk_state;
-			   strscpy(__entry->what, what, SMCR_TRACE_WHAT);),
-	    TP_printk("smc=%p state=%d %s", __entry->smc, __entry->state,
-		      __entry->what)
+/* The socket states of smcr.h, as sock_diag reports them */
+#define smcr_show_state(s)						\
+	__print_symbolic(s,						\
+		{ SMCR_ACTIVE, "ACTIVE" },				\
+		{ SMCR_INIT, "INIT" },					\
+		{ SMCR_CLOSED, "CLOSED" },				\
+		{ SMCR_LISTEN, "LISTEN" })
+
+/* A step in an AF_SMC socket's life, and the state it is in after it */
+DECLARE_EVENT_CLASS(smcr_sock_class,
+		    TP_PROTO(const struct smcr_sock *smc),
+		    TP_ARGS(smc),
+		    TP_STRUCT__entry(__field(const void *, smc)
+				     __field(int, state)),
+		    TP_fast_assign(__entry->smc = smc;
+				   __entry->state = smc->sk.sk_state;),
+		    TP_printk("smc=%p state=%s", __entry->smc,
+			      smcr_show_state(__entry->state))
 );
+
+#define DEFINE_SMCR_SOCK_EVENT(name)					\
+	DEFINE_EVENT(smcr_sock_class, name,				\
+		     TP_PROTO(const struct smcr_sock *smc),		\
+		     TP_ARGS(smc))
+
+DEFINE_SMCR_SOCK_EVENT(smcr_sock_create);
+DEFINE_SMCR_SOCK_EVENT(smcr_listen);
+DEFINE_SMCR_SOCK_EVENT(smcr_connected);
+DEFINE_SMCR_SOCK_EVENT(smcr_accept_queued);
+DEFINE_SMCR_SOCK_EVENT(smcr_accepted);
+DEFINE_SMCR_SOCK_EVENT(smcr_release);
+DEFINE_SMCR_SOCK_EVENT(smcr_abort_sent);
+DEFINE_SMCR_SOCK_EVENT(smcr_conn_freed);
 
 TRACE_EVENT(smcr_fallback,
 	    TP_PROTO(const struct smcr_sock *smc, u32 reason, u32 peer_diag),
@@ -157,24 +180,39 @@ TRACE_EVENT(smcr_cdc,
 		      __entry->prod_flags, __entry->conn_flags)
 );
 
-TRACE_EVENT(smcr_lgr,
-	    TP_PROTO(const struct smcr_lgr *lgr, const char *what),
-	    TP_ARGS(lgr, what),
-	    TP_STRUCT__entry(__field(const void *, lgr)
-			     __field(bool, server)
-			     __field(u8, version)
-			     __field(int, conns)
-			     __array(char, what, SMCR_TRACE_WHAT)),
-	    TP_fast_assign(__entry->lgr = lgr;
-			   __entry->server = lgr->server;
-			   __entry->version = lgr->version;
-			   __entry->conns = lgr->conns_num;
-			   strscpy(__entry->what, what, SMCR_TRACE_WHAT);),
-	    TP_printk("lgr=%p %s v%u conns=%d %s", __entry->lgr,
-		      __entry->server ? "server" : "client", __entry->version,
-		      __entry->conns,
-		      __entry->what)
+/* A step in a link group's life */
+DECLARE_EVENT_CLASS(smcr_lgr_class,
+		    TP_PROTO(const struct smcr_lgr *lgr),
+		    TP_ARGS(lgr),
+		    TP_STRUCT__entry(__field(const void *, lgr)
+				     __field(u32, id)
+				     __field(bool, server)
+				     __field(u8, version)
+				     __field(int, conns)),
+		    TP_fast_assign(__entry->lgr = lgr;
+				   __entry->id = lgr->id;
+				   __entry->server = lgr->server;
+				   __entry->version = lgr->version;
+				   __entry->conns = lgr->conns_num;),
+		    TP_printk("lgr=%p id=%#x %s v%u conns=%d", __entry->lgr,
+			      __entry->id,
+			      __entry->server ? "server" : "client",
+			      __entry->version, __entry->conns)
 );
+
+#define DEFINE_SMCR_LGR_EVENT(name)					\
+	DEFINE_EVENT(smcr_lgr_class, name,				\
+		     TP_PROTO(const struct smcr_lgr *lgr),		\
+		     TP_ARGS(lgr))
+
+DEFINE_SMCR_LGR_EVENT(smcr_lgr_create);
+/* off the list: no new connection joins it */
+DEFINE_SMCR_LGR_EVENT(smcr_lgr_unlist);
+/* its connections aborted */
+DEFINE_SMCR_LGR_EVENT(smcr_lgr_terminate);
+DEFINE_SMCR_LGR_EVENT(smcr_lgr_free);
+/* a send buffer that writes may still read, kept until the QP goes */
+DEFINE_SMCR_LGR_EVENT(smcr_lgr_park_sndbuf);
 
 /* LLC message types (A.3), v1 and v2 */
 #define smcr_show_llc_type(t)						\

@@ -50,7 +50,7 @@ HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
 
 tcp_segs() { nstat -az TcpOutSegs | awk '$1 == "TcpOutSegs" { print $2 }'; }
 rxe_pkts() { cat $HW/sent_pkts; }
-lgr_created() { grep -c 'smcr_lgr: .* created' $TRACE/trace; }
+lgr_created() { grep -c 'smcr_lgr_create: ' $TRACE/trace; }
 smcr_conns() { grep -c 'smcr_conn: ' $TRACE/trace; }
 fallbacks() { grep -c 'smcr_fallback: ' $TRACE/trace; }
 
@@ -337,7 +337,7 @@ version() {
 	tap_check "version: both offer v2: two SMC-Rv2 connections ($SMCR_ROLE)" \
 		test $(($(grep -c 'smcr_conn: .* v2 ' $TRACE/trace) - v2)) -eq 2
 	tap_check "version: the v2 link group is one of its own ($SMCR_ROLE)" \
-		grep -q 'smcr_lgr: .* v2 .* created' $TRACE/trace
+		grep -q 'smcr_lgr_create: .* v2 ' $TRACE/trace
 	barrier v1 60
 	[[ $SMCR_ROLE == b ]] && tap_check "smcr ueid flush (b)" "$smcr" ueid flush
 	v1=$(grep -c 'smcr_conn: .* v1 ' $TRACE/trace)
