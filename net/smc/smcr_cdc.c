@@ -124,6 +124,7 @@ int smcr_cdc_send(struct smcr_sock *smc)
 {
 	int idx, rc;
 
+	sock_owned_by_me(&smc->sk);
 	rc = smcr_cdc_get(smc, &idx);
 	return rc ? rc : smcr_cdc_post(smc, idx, NULL);
 }

@@ -372,6 +372,8 @@ u32 smcr_lgr_hs_ticket(struct smcr_lgr *lgr)
  */
 void smcr_lgr_hs_turn(struct smcr_lgr *lgr, u32 ticket)
 {
+	/* the handshakes waited for need it to finish */
+	lockdep_assert_not_held(&smcr_lgr_server_lock);
 	if (!ticket && lgr->hs_after)
 		smcr_lgr_hs_turn(lgr->hs_after, lgr->hs_after_ticket);
 	wait_event_timeout(lgr->hs_wait,
