@@ -31,15 +31,24 @@ KO=$SMCR_REPO/net/smc/smcr.ko
 
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
 
+# waited PID NAME: a result line for a background job's exit status
+# (tap_check runs its command in a subshell, which cannot wait for it)
+waited() {
+	local rc=0
+	wait "$1" || rc=$?
+	if ((rc == 0)); then tap_ok "$2"; else tap_fail "$2" "exit status $rc"; fi
+}
+
 # pair NAME PORT IP BYTES: b serves over AF_SMC, a connects to b's IP
 pair() {
-	local name=$1 port=$2 ip=$3 bytes=$4
+	local name=$1 port=$2 ip=$3 bytes=$4 pid
 	if [[ $SMCR_ROLE == b ]]; then
 		timeout "$(tscale 120)" "$PEER" server --family smc --port "$port" \
 			--bytes "$bytes" --timeout "$(tscale 90)" &
+		pid=$!
 		wait_listen "$port"
 		barrier "$name" 60
-		tap_check "$name: server delivered and received every byte (b)" wait $!
+		waited $pid "$name: server delivered and received every byte (b)"
 	else
 		barrier "$name" 60
 		tap_check "$name: client delivered and received every byte (a)" \
@@ -76,7 +85,7 @@ verbs() {
 		pid=$!
 		wait_rdma_listen 7400
 		barrier rping 60
-		tap_check "verbs: rping server over rxe1 (b)" wait $pid
+		waited $pid "verbs: rping server over rxe1 (b)"
 	else
 		barrier rping 60
 		tap_check "verbs: rping client to $SMCR_PEER_IP2, 100 pings (a)" \
