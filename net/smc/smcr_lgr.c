@@ -91,28 +91,34 @@ static u32 smcr_buf_size(struct sock *sk, int val, int lock)
 }
 
 /* Pages of RMBs and send buffers allocated and not yet freed, parked
- * ones included: zero once every connection and group is gone
+ * and spare ones included: zero once every connection and group is gone
  * (debugfs smcr/buffer_pages)
  */
 static atomic_t smcr_buf_pages = ATOMIC_INIT(0);
 
+/* Free @buf's memory, mapping and region: it is empty afterwards */
 static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
 			     enum dma_data_direction dir)
 {
-	if (buf->mr) {
+	if (buf->mr)
 		ib_dereg_mr(buf->mr);
-		buf->mr = NULL;
-		buf->registered = false;
-	}
-	if (buf->dma) {
+	if (buf->dma)
 		ib_dma_unmap_single(ibdev, buf->dma, buf->size, dir);
-		buf->dma = 0;
-	}
 	if (buf->cpu) {
 		free_pages((unsigned long)buf->cpu, get_order(buf->size));
 		atomic_sub(1 << get_order(buf->size), &smcr_buf_pages);
-		buf->cpu = NULL;
 	}
+	memset(buf, 0, sizeof(*buf));
+}
+
+/* Free a kept buffer with its slot */
+static void smcr_buf_slot_free(struct ib_device *ibdev,
+			       struct smcr_buf_slot *slot,
+			       enum dma_data_direction dir)
+{
+	smcr_buf_release(ibdev, &slot->buf, dir);
+	mem_cgroup_put(slot->memcg);
+	kfree(slot);
 }
 
 static void smcr_buf_free_slots(struct ib_device *ibdev,
@@ -123,8 +129,7 @@ static void smcr_buf_free_slots(struct ib_device *ibdev,
 
 	list_for_each_entry_safe(slot, tmp, slots, list) {
 		list_del(&slot->list);
-		smcr_buf_release(ibdev, &slot->buf, dir);
-		kfree(slot);
+		smcr_buf_slot_free(ibdev, slot, dir);
 	}
 }
 
@@ -697,36 +702,54 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	return 0;
 }
 
-/* Keep @buf, with its @slot, as a spare of the group for a connection
- * to come; false if the group keeps no more
+/* Keep @buf, complete, with its @slot as a spare of the group for a
+ * connection to come, newest first; the oldest spare goes if there are
+ * SMCR_LGR_SPARES_MAX. False if the group is ending: it keeps nothing.
  */
 static bool smcr_buf_keep(struct smcr_lgr *lgr, struct smcr_buf_spares *spares,
 			  struct smcr_buf_slot *slot, struct smcr_buf *buf,
-			  struct mem_cgroup *memcg)
+			  struct mem_cgroup *memcg, enum dma_data_direction dir)
 {
+	struct smcr_buf_slot *old = NULL;
 	bool kept = false;
 
-	if (!slot || !buf->cpu)
+	if (!slot || !buf->cpu || !buf->dma)
 		return false;
+	/* the slot holds a reference on the memory cgroup it compares */
+	if (memcg)
+		css_get(&memcg->css);
+	slot->buf = *buf;
+	slot->memcg = memcg;
 	spin_lock_bh(&lgr->lock);
-	if (!lgr->terminating && spares->num < SMCR_LGR_SPARES_MAX) {
-		slot->buf = *buf;
-		slot->memcg = memcg;
+	if (!lgr->terminating &&
+	    READ_ONCE(lgr->link.state) == SMCR_LINK_ACTIVE) {
 		list_add(&slot->list, &spares->list);
-		spares->num++;
+		if (++spares->num > SMCR_LGR_SPARES_MAX) {
+			old = list_last_entry(&spares->list,
+					      struct smcr_buf_slot, list);
+			list_del(&old->list);
+			spares->num--;
+		}
 		kept = true;
 	}
 	spin_unlock_bh(&lgr->lock);
-	if (kept)
+	if (old)
+		smcr_buf_slot_free(lgr->link.port.dev->ibdev, old, dir);
+	if (kept) {
 		memset(buf, 0, sizeof(*buf));
+	} else {
+		mem_cgroup_put(memcg);
+		memset(&slot->buf, 0, sizeof(slot->buf));
+		slot->memcg = NULL;
+	}
 	return kept;
 }
 
 /* Free a connection's buffers, taken off it already, or leave them to the
  * group:
- * - an RMB the peer has finished writing into (@rmb_done) is a spare for
- *   the next connection, still registered; otherwise deregistering its
- *   memory region revokes the peer's access;
+ * - an RMB registered on the link whose peer closed the connection
+ *   (@rmb_done) is a spare for the next connection, still registered;
+ *   otherwise deregistering its memory region revokes the peer's access;
  * - writes out of the send buffer that have not completed (@tx_busy: no
  *   CDC message after them did) may still be read by the QP: then the
  *   group keeps the buffer until the QP is destroyed; otherwise it is a
@@ -741,9 +764,9 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 
 	slot = conn->rmb_slot;
 	conn->rmb_slot = NULL;
-	if (!rmb_done ||
+	if (!rmb_done || !conn->rmb.registered ||
 	    !smcr_buf_keep(lgr, &lgr->spare_rmbs, slot, &conn->rmb,
-			   smc->memcg)) {
+			   smc->memcg, DMA_FROM_DEVICE)) {
 		kfree(slot);
 		smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
 	}
@@ -761,7 +784,7 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	}
 	if (tx_busy ||
 	    !smcr_buf_keep(lgr, &lgr->spare_sndbufs, slot, &conn->sndbuf,
-			   smc->memcg)) {
+			   smc->memcg, DMA_TO_DEVICE)) {
 		kfree(slot);
 		smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
 	}
@@ -773,7 +796,7 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
  *
  * The receive path finds the connection no more and, once @conn->lgr is
  * cleared under the connection's lock, touches its RMB no more; then the
- * buffers go.
+ * buffers go, or stay with the group for the next connection.
  *
  * Context: process. Without connections a group stays lgr_idle_time, a
  * terminated one goes at once.
@@ -799,10 +822,11 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 	conn->lgr = NULL;
 	tx_busy = conn->tx_done < conn->tx_prod;
 	/* RC delivers the peer's writes before the CDC message that follows
-	 * them (§4.8): after its last one, nothing lands in the RMB
+	 * them: once its close came (§4.8.1, only ever set from the wire),
+	 * nothing more lands in the RMB. An abort, ours or the peer's, or
+	 * a timed-out close gives no such promise.
 	 */
-	rmb_done = conn->peer_done_writing || conn->peer_closed ||
-		   conn->peer_abort;
+	rmb_done = conn->peer_closed;
 	spin_unlock_bh(&conn->lock);
 
 	smcr_conn_free_bufs(lgr, smc, tx_busy, rmb_done);
@@ -859,30 +883,34 @@ struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token)
 	return smc;
 }
 
-/* The size is set only once the memory exists: a connection with a
- * size and no buffer would let the receive path read through NULL. The
- * pages are charged to @memcg, as socket buffers are charged to their
- * owner's memory cgroup.
+/* New memory for @buf, mapped: all of it or none. The size is set last:
+ * a connection with a size and no buffer would let the receive path read
+ * through NULL. The pages are charged to @memcg, as socket buffers are
+ * charged to their owner's memory cgroup.
  */
 static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
 			u32 size, enum dma_data_direction dir,
 			struct mem_cgroup *memcg)
 {
 	struct mem_cgroup *old = set_active_memcg(memcg);
+	void *cpu;
+	u64 dma;
 
-	buf->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-					    __GFP_NOWARN | __GFP_ACCOUNT,
-					    get_order(size));
+	cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+				       __GFP_NOWARN | __GFP_ACCOUNT,
+				       get_order(size));
 	set_active_memcg(old);
-	if (!buf->cpu)
+	if (!cpu)
 		return -ENOMEM;
-	atomic_add(1 << get_order(size), &smcr_buf_pages);
-	buf->size = size;
-	buf->dma = ib_dma_map_single(ibdev, buf->cpu, size, dir);
-	if (ib_dma_mapping_error(ibdev, buf->dma)) {
-		buf->dma = 0;
+	dma = ib_dma_map_single(ibdev, cpu, size, dir);
+	if (ib_dma_mapping_error(ibdev, dma)) {
+		free_pages((unsigned long)cpu, get_order(size));
 		return -ENOMEM;
 	}
+	atomic_add(1 << get_order(size), &smcr_buf_pages);
+	buf->cpu = cpu;
+	buf->dma = dma;
+	buf->size = size;
 	return 0;
 }
 
@@ -910,6 +938,8 @@ static struct smcr_buf_slot *smcr_buf_take_spare(struct smcr_lgr *lgr,
 	if (found) {
 		*buf = found->buf;
 		memset(&found->buf, 0, sizeof(found->buf));
+		mem_cgroup_put(found->memcg);
+		found->memcg = NULL;
 	}
 	return found;
 }
@@ -936,35 +966,35 @@ static int smcr_buf_map_mr(struct ib_pd *pd, struct smcr_buf *buf)
 	return 0;
 }
 
-/* @buf of @size for @smc, and its slot: a spare of the group if one fits,
- * wiped, else new memory
+/* @buf of @size for @smc, and its slot: a spare of the group if one fits
+ * (@reused), else new memory. A spare send buffer is wiped; a spare RMB
+ * is not, as only what the peer writes anew is ever read out of it.
  */
 static int smcr_buf_obtain(struct smcr_sock *smc,
 			   struct smcr_buf_spares *spares, struct smcr_buf *buf,
 			   struct smcr_buf_slot **slot, u32 size,
-			   enum dma_data_direction dir)
+			   enum dma_data_direction dir, bool *reused)
 {
 	struct smcr_lgr *lgr = smc->conn.lgr;
 	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
-	bool rx = dir == DMA_FROM_DEVICE;
 	int rc;
 
 	*slot = smcr_buf_take_spare(lgr, spares, size, smc->memcg, buf);
+	*reused = !!*slot;
 	if (*slot) {
-		/* as a new one: nothing of the connection before shows */
-		memset(buf->cpu, 0, size);
-		ib_dma_sync_single_for_device(ibdev, buf->dma, size, dir);
-		smcr_stats_buf(smc, rx, size, true);
+		if (dir == DMA_TO_DEVICE) {
+			memset(buf->cpu, 0, size);
+			ib_dma_sync_single_for_device(ibdev, buf->dma, size,
+						      dir);
+		}
 		return 0;
 	}
 	*slot = kzalloc(sizeof(**slot), GFP_KERNEL);
 	if (!*slot)
 		return -ENOMEM;
 	rc = smcr_buf_get(ibdev, buf, size, dir, smc->memcg);
-	if (!rc && rx)
+	if (!rc && dir == DMA_FROM_DEVICE)
 		rc = smcr_buf_map_mr(lgr->link.pd, buf);
-	if (!rc)
-		smcr_stats_buf(smc, rx, size, false);
 	return rc;
 }
 
@@ -977,6 +1007,9 @@ static int smcr_buf_obtain(struct smcr_sock *smc,
  * memory region mapped but not yet registered: its rkey and address can
  * go into a CLC message; smcr_buf_register() arms it.
  *
+ * On failure what was got stays with the connection: smcr_conn_undo()
+ * frees it once the receive path can no longer see it.
+ *
  * Return: 0 or a negative errno.
  */
 int smcr_buf_alloc(struct smcr_sock *smc)
@@ -984,23 +1017,24 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_lgr *lgr = conn->lgr;
 	struct sock *sk = &smc->sk;
+	bool rmb_reused, sndbuf_reused;
 	int rc;
 
 	rc = smcr_buf_obtain(smc, &lgr->spare_rmbs, &conn->rmb,
 			     &conn->rmb_slot,
 			     smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf),
 					   SOCK_RCVBUF_LOCK),
-			     DMA_FROM_DEVICE);
+			     DMA_FROM_DEVICE, &rmb_reused);
 	if (!rc)
 		rc = smcr_buf_obtain(smc, &lgr->spare_sndbufs, &conn->sndbuf,
 				     &conn->sndbuf_slot,
 				     smcr_buf_size(sk, READ_ONCE(sk->sk_sndbuf),
 						   SOCK_SNDBUF_LOCK),
-				     DMA_TO_DEVICE);
-	if (rc) {
-		smcr_buf_free(smc);
+				     DMA_TO_DEVICE, &sndbuf_reused);
+	if (rc)
 		return rc;
-	}
+	smcr_stats_buf(smc, true, conn->rmb.size, rmb_reused);
+	smcr_stats_buf(smc, false, conn->sndbuf.size, sndbuf_reused);
 	/* SO_RCVBUF and SO_SNDBUF now tell what the connection got */
 	WRITE_ONCE(sk->sk_rcvbuf, 2 * conn->rmb.size);
 	WRITE_ONCE(sk->sk_sndbuf, 2 * conn->sndbuf.size);
@@ -1059,16 +1093,6 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	else
 		buf->registered = true;
 	return rc;
-}
-
-/**
- * smcr_buf_free() - free the buffers of a connection that never sent
- * @smc: connection registered on its group
- */
-void smcr_buf_free(struct smcr_sock *smc)
-{
-	if (smc->conn.lgr)
-		smcr_conn_free_bufs(smc->conn.lgr, smc, false, false);
 }
 
 /**

@@ -43,8 +43,8 @@ struct smcr_buf {
  * @list: link in one of the group's lists: @parked, or the list of
  *	@spare_rmbs or @spare_sndbufs
  * @buf: the buffer, taken over from its connection
- * @memcg: memory cgroup its pages are charged to, compared and never
- *	dereferenced
+ * @memcg: memory cgroup its pages are charged to, referenced while the
+ *	buffer is a spare: a spare serves a connection of the same cgroup
  *
  * Parked: RDMA writes read a send buffer by DMA address, without a memory
  * region that deregistration could revoke; the buffer of a connection that
@@ -270,7 +270,6 @@ void smcr_conn_undo(struct smcr_sock *smc);
 struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token);
 int smcr_buf_alloc(struct smcr_sock *smc);
 int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf);
-void smcr_buf_free(struct smcr_sock *smc);
 void smcr_lgr_debugfs(struct dentry *dir);
 
 #endif /* SMCR_LGR_H */

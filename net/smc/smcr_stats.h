@@ -36,7 +36,7 @@ struct smcr_stats_sizes {
  * @full: a send found the send buffer full
  * @alloc: buffers allocated anew
  * @downgrade: allocated smaller than asked for
- * @size: buffers allocated, by size
+ * @size: buffers allocated or reused, by size
  */
 struct smcr_stats_bufs {
 	u64			reuse;
