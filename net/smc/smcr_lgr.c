@@ -702,47 +702,49 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	return 0;
 }
 
-/* Keep @buf, complete, with its @slot as a spare of the group for a
- * connection to come, newest first; the oldest spare goes if there are
- * SMCR_LGR_SPARES_MAX. False if the group is ending: it keeps nothing.
+/* Leave @buf, taken off its connection, with its @slot: to @spares, if
+ * given and the buffer is complete, for a connection to come, newest
+ * first (the oldest spare goes if there are SMCR_LGR_SPARES_MAX); freed
+ * otherwise, and always by a group that is ending or whose link is down
  */
-static bool smcr_buf_keep(struct smcr_lgr *lgr, struct smcr_buf_spares *spares,
-			  struct smcr_buf_slot *slot, struct smcr_buf *buf,
-			  struct mem_cgroup *memcg, enum dma_data_direction dir)
+static void smcr_buf_leave(struct smcr_lgr *lgr,
+			   struct smcr_buf_spares *spares,
+			   struct smcr_buf_slot *slot, struct smcr_buf *buf,
+			   struct mem_cgroup *memcg, enum dma_data_direction dir)
 {
+	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
 	struct smcr_buf_slot *old = NULL;
 	bool kept = false;
 
-	if (!slot || !buf->cpu || !buf->dma)
-		return false;
-	/* the slot holds a reference on the memory cgroup it compares */
-	if (memcg)
-		css_get(&memcg->css);
-	slot->buf = *buf;
-	slot->memcg = memcg;
-	spin_lock_bh(&lgr->lock);
-	if (!lgr->terminating &&
-	    READ_ONCE(lgr->link.state) == SMCR_LINK_ACTIVE) {
-		list_add(&slot->list, &spares->list);
-		if (++spares->num > SMCR_LGR_SPARES_MAX) {
-			old = list_last_entry(&spares->list,
-					      struct smcr_buf_slot, list);
-			list_del(&old->list);
-			spares->num--;
+	if (spares && slot && buf->cpu && buf->dma) {
+		spin_lock_bh(&lgr->lock);
+		if (!lgr->terminating &&
+		    READ_ONCE(lgr->link.state) == SMCR_LINK_ACTIVE) {
+			slot->buf = *buf;
+			/* held while the slot compares it */
+			slot->memcg = memcg;
+			if (memcg)
+				css_get(&memcg->css);
+			list_add(&slot->list, &spares->list);
+			if (++spares->num > SMCR_LGR_SPARES_MAX) {
+				old = list_last_entry(&spares->list,
+						      struct smcr_buf_slot,
+						      list);
+				list_del(&old->list);
+				spares->num--;
+			}
+			kept = true;
 		}
-		kept = true;
+		spin_unlock_bh(&lgr->lock);
 	}
-	spin_unlock_bh(&lgr->lock);
 	if (old)
-		smcr_buf_slot_free(lgr->link.port.dev->ibdev, old, dir);
+		smcr_buf_slot_free(ibdev, old, dir);
 	if (kept) {
 		memset(buf, 0, sizeof(*buf));
-	} else {
-		mem_cgroup_put(memcg);
-		memset(&slot->buf, 0, sizeof(slot->buf));
-		slot->memcg = NULL;
+		return;
 	}
-	return kept;
+	kfree(slot);
+	smcr_buf_release(ibdev, buf, dir);
 }
 
 /* Free a connection's buffers, taken off it already, or leave them to the
@@ -758,18 +760,14 @@ static bool smcr_buf_keep(struct smcr_lgr *lgr, struct smcr_buf_spares *spares,
 static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 				bool tx_busy, bool rmb_done)
 {
-	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_buf_slot *slot;
 
 	slot = conn->rmb_slot;
 	conn->rmb_slot = NULL;
-	if (!rmb_done || !conn->rmb.registered ||
-	    !smcr_buf_keep(lgr, &lgr->spare_rmbs, slot, &conn->rmb,
-			   smc->memcg, DMA_FROM_DEVICE)) {
-		kfree(slot);
-		smcr_buf_release(ibdev, &conn->rmb, DMA_FROM_DEVICE);
-	}
+	smcr_buf_leave(lgr, rmb_done && conn->rmb.registered ?
+			    &lgr->spare_rmbs : NULL,
+		       slot, &conn->rmb, smc->memcg, DMA_FROM_DEVICE);
 
 	slot = conn->sndbuf_slot;
 	conn->sndbuf_slot = NULL;
@@ -782,12 +780,8 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		trace_smcr_lgr_park_sndbuf(lgr);
 		return;
 	}
-	if (tx_busy ||
-	    !smcr_buf_keep(lgr, &lgr->spare_sndbufs, slot, &conn->sndbuf,
-			   smc->memcg, DMA_TO_DEVICE)) {
-		kfree(slot);
-		smcr_buf_release(ibdev, &conn->sndbuf, DMA_TO_DEVICE);
-	}
+	smcr_buf_leave(lgr, tx_busy ? NULL : &lgr->spare_sndbufs, slot,
+		       &conn->sndbuf, smc->memcg, DMA_TO_DEVICE);
 }
 
 /**
