@@ -71,6 +71,11 @@
 #define PAIR_NEW_RKEY		4
 #define PAIR_NEW_VADDR		8
 
+/* the extension of a version 2 ADD LINK, from its byte 44 on */
+#define OFF_ALX_FLAGS		0
+#define OFF_ALX_GID		2
+#define OFF_ALX_NUM		26	/* two bytes, LE */
+
 /* DELETE LINK, A.3.4 */
 #define OFF_DL_LINK_NUM		4
 #define OFF_DL_REASON		5
@@ -384,6 +389,113 @@ int smcr_llc_add_link_decode(const u8 *buf, size_t len,
 	m->link_num = buf[OFF_AL_LINK_NUM];
 	m->qp_mtu = buf[OFF_AL_MTU] & SMCR_NIBBLE_MAX;
 	m->psn = smcr_get_be24(buf + OFF_AL_PSN);
+	return 0;
+}
+
+/**
+ * smcr_llc_add_link_ext_encode() - build the extension of a v2 ADD LINK
+ * @m: extension header; @m->num_rkeys pairs follow
+ * @pairs: the RKey pairs, @m->num_rkeys of them
+ * @buf: where the extension goes: byte 44 of the message
+ * @len: room at @buf
+ *
+ * The message's length field then says 44 plus what this returns
+ * (smcr_llc_set_v2_length()).
+ *
+ * Return: the bytes written, -EINVAL for more than
+ * SMCR_LLC_ADD_EXT_PAIRS_MAX pairs, -ENOSPC if @len is too small.
+ */
+int smcr_llc_add_link_ext_encode(const struct smcr_llc_add_link_ext *m,
+				 const struct smcr_llc_rkey_pair *pairs,
+				 u8 *buf, size_t len)
+{
+	size_t need = SMCR_LLC_ADD_EXT_LEN +
+		      (size_t)m->num_rkeys * SMCR_LLC_ADD_EXT_PAIR_LEN;
+	unsigned int i;
+	u8 *p;
+
+	if (m->num_rkeys > SMCR_LLC_ADD_EXT_PAIRS_MAX)
+		return -EINVAL;
+	if (len < need)
+		return -ENOSPC;
+	memset(buf, 0, SMCR_LLC_ADD_EXT_LEN);
+	buf[OFF_ALX_FLAGS] = m->direct ? SMCR_LLC_ADD_EXT_DIRECT : 0;
+	memcpy(buf + OFF_ALX_GID, m->gid, SMCR_LLC_GID_LEN);
+	smcr_llc_put_le16(buf + OFF_ALX_NUM, m->num_rkeys);
+	for (i = 0; i < m->num_rkeys; i++) {
+		p = buf + SMCR_LLC_ADD_EXT_LEN + i * SMCR_LLC_ADD_EXT_PAIR_LEN;
+		smcr_put_be32(p + PAIR_REF_RKEY, pairs[i].ref_rkey);
+		smcr_put_be32(p + PAIR_NEW_RKEY, pairs[i].new_rkey);
+		smcr_put_be64(p + PAIR_NEW_VADDR, pairs[i].new_vaddr);
+	}
+	return (int)need;
+}
+
+/**
+ * smcr_llc_add_link_ext_decode() - parse the extension of a v2 ADD LINK
+ * @buf: the message from its byte 44 on
+ * @len: bytes of the message after its first 44, by its length field
+ *	and at most what arrived
+ * @m: filled with the decoded header; zeroed first
+ *
+ * @m->num_rkeys counts the pairs within @len, at most the number the
+ * sender wrote and SMCR_LLC_ADD_EXT_PAIRS_MAX (see the header file).
+ *
+ * Return: 0, or -EMSGSIZE if @len cannot hold the extension's header.
+ */
+int smcr_llc_add_link_ext_decode(const u8 *buf, size_t len,
+				 struct smcr_llc_add_link_ext *m)
+{
+	size_t fit;
+
+	memset(m, 0, sizeof(*m));
+	if (len < SMCR_LLC_ADD_EXT_LEN)
+		return -EMSGSIZE;
+	m->direct = !!(buf[OFF_ALX_FLAGS] & SMCR_LLC_ADD_EXT_DIRECT);
+	memcpy(m->gid, buf + OFF_ALX_GID, SMCR_LLC_GID_LEN);
+	fit = (len - SMCR_LLC_ADD_EXT_LEN) / SMCR_LLC_ADD_EXT_PAIR_LEN;
+	m->num_rkeys = smcr_llc_min(smcr_llc_get_le16(buf + OFF_ALX_NUM),
+				    smcr_llc_min(fit,
+						 SMCR_LLC_ADD_EXT_PAIRS_MAX));
+	return 0;
+}
+
+/**
+ * smcr_llc_add_link_ext_pair() - one RKey pair of a v2 ADD LINK extension
+ * @buf: the extension, as given to smcr_llc_add_link_ext_decode()
+ * @i: index of the pair, below the num_rkeys that decoded
+ * @p: the pair
+ */
+void smcr_llc_add_link_ext_pair(const u8 *buf, unsigned int i,
+				struct smcr_llc_rkey_pair *p)
+{
+	const u8 *q = buf + SMCR_LLC_ADD_EXT_LEN +
+		      i * SMCR_LLC_ADD_EXT_PAIR_LEN;
+
+	p->ref_rkey = smcr_get_be32(q + PAIR_REF_RKEY);
+	p->new_rkey = smcr_get_be32(q + PAIR_NEW_RKEY);
+	p->new_vaddr = smcr_get_be64(q + PAIR_NEW_VADDR);
+}
+
+/**
+ * smcr_llc_set_v2_length() - the length of a longer version 2 message
+ * @buf: a version 2 message encoded by smcr_llc_encode(), followed by
+ *	what makes it longer
+ * @len: size of @buf
+ * @total: length of the whole message
+ *
+ * Return: 0, -EINVAL if @buf is no version 2 message or @total is out
+ * of SMCR_LLC_MSG_LEN..SMCR_LLC_V2_MAX_LEN, -ENOSPC if @len < @total.
+ */
+int smcr_llc_set_v2_length(u8 *buf, size_t len, size_t total)
+{
+	if (len < SMCR_LLC_MSG_LEN ||
+	    buf[OFF_TYPE] >> SMCR_LLC_VERSION_SHIFT != SMCR_LLC_VERSION_2 ||
+	    total < SMCR_LLC_MSG_LEN || total > SMCR_LLC_V2_MAX_LEN)
+		return -EINVAL;
+	if (len < total)
+		return -ENOSPC;
+	smcr_llc_put_le16(buf + OFF_LEN, (u16)total);
 	return 0;
 }
 

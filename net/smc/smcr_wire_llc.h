@@ -39,8 +39,10 @@
  *
  * A version 2 ADD LINK, REQUEST ADD LINK or DELETE RKEY may be longer
  * than 44 bytes (Linux sends them from an 8 KiB buffer: ADD LINK has an
- * extension after byte 44, DELETE RKEY up to 255 RKeys).  Only the
- * first 44 bytes are ever read here.  In them, the bodies of the
+ * extension after byte 44, DELETE RKEY up to 255 RKeys).  The message
+ * decoders read the first 44 bytes only; the ADD LINK extension has
+ * decoders of its own (smcr_llc_add_link_ext_*), which take the bytes
+ * after the first 44.  In the first 44 bytes, the bodies of the
  * version 2 CONFIRM LINK, ADD LINK, DELETE LINK, CONFIRM RKEY, TEST LINK
  * and DELETE RKEY have the version 1 layouts; REQUEST ADD LINK is known
  * by its header only, in either version, and has no body decoder.
@@ -138,6 +140,30 @@
 /* NumTkns bound: the other links of a group of SMCR_LLC_MAX_LINKS */
 #define SMCR_LLC_RKEY_TKNS_MAX		(SMCR_LLC_MAX_LINKS - 1)
 
+/* The extension of a version 2 ADD LINK, after its first 44 bytes:
+ *
+ *   0       bit 0x80: the sender reaches its peer directly, no gateway
+ *   1       reserved
+ *   2..17   GID of the sender's end of the new link (Linux calls it
+ *           the client target GID)
+ *   18..25  reserved
+ *   26..27  number of RKey pairs, little-endian like the length
+ *   28..    the pairs, 16 bytes each, as in ADD LINK CONTINUATION
+ *           (A.3.3): RKey on the link carrying the message, RKey and
+ *           virtual address on the new link
+ *
+ * Linux counts its connections in the number but writes a pair only for
+ * each RMB in use, and the length covers what it wrote: a decoder takes
+ * the pairs within the length.
+ */
+#define SMCR_LLC_ADD_EXT_LEN		28	/* before the pairs */
+#define SMCR_LLC_ADD_EXT_PAIR_LEN	16
+#define SMCR_LLC_ADD_EXT_PAIRS_MAX	255	/* Linux reads no more */
+#define SMCR_LLC_ADD_EXT_DIRECT		0x80
+#define SMCR_LLC_ADD_EXT_MAX_LEN	(SMCR_LLC_ADD_EXT_LEN + \
+					 SMCR_LLC_ADD_EXT_PAIRS_MAX * \
+					 SMCR_LLC_ADD_EXT_PAIR_LEN)
+
 /**
  * struct smcr_llc_hdr - decoded common LLC header
  * @version: high nibble of byte 0, SMCR_LLC_VERSION_*
@@ -233,6 +259,20 @@ struct smcr_llc_add_link_cont {
 	u8 link_num;
 	u8 num_rkeys;
 	struct smcr_llc_rkey_pair pairs[SMCR_LLC_ADD_CONT_PAIRS];
+};
+
+/**
+ * struct smcr_llc_add_link_ext - extension of a version 2 ADD LINK
+ * @direct: the sender reaches its peer without an IP gateway
+ * @gid: GID of the sender's end of the new link
+ * @num_rkeys: RKey pairs in the extension: the RKeys version 1 sends in
+ *	ADD LINK CONTINUATIONs, one pair per RMB of the sender
+ *	(smcr_llc_add_link_ext_pair() reads them)
+ */
+struct smcr_llc_add_link_ext {
+	bool direct;
+	u8 gid[SMCR_LLC_GID_LEN];
+	u16 num_rkeys;
 };
 
 /**
@@ -373,6 +413,15 @@ int smcr_llc_add_link_encode(const struct smcr_llc_add_link *m,
 			     u8 *buf, size_t len);
 int smcr_llc_add_link_decode(const u8 *buf, size_t len,
 			     struct smcr_llc_add_link *m);
+
+int smcr_llc_add_link_ext_encode(const struct smcr_llc_add_link_ext *m,
+				 const struct smcr_llc_rkey_pair *pairs,
+				 u8 *buf, size_t len);
+int smcr_llc_add_link_ext_decode(const u8 *buf, size_t len,
+				 struct smcr_llc_add_link_ext *m);
+void smcr_llc_add_link_ext_pair(const u8 *buf, unsigned int i,
+				struct smcr_llc_rkey_pair *p);
+int smcr_llc_set_v2_length(u8 *buf, size_t len, size_t total);
 
 int smcr_llc_add_link_cont_encode(const struct smcr_llc_add_link_cont *m,
 				  u8 *buf, size_t len);

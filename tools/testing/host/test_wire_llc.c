@@ -231,7 +231,7 @@ static const u8 golden_v2_add_link[GOLDEN_V2_ADD_LINK_LEN] = {
 	0x05,				/* MTU 4096 */
 	0x12, 0x34, 0x56,		/* initial PSN */
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* reserved */
-	/* extension, not decoded */
+	/* extension (smcr_llc_add_link_ext_*) */
 	0x80,				/* direct */
 	0x00,				/* reserved */
 	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* target GID */
@@ -652,6 +652,121 @@ static void test_v2_add_link_long(void)
 	CHECK_EQ(b[1], 0x2c);
 	CHECK_EQ(b[2], 0x00);
 	CHECK(!memcmp(b + 3, golden_v2_add_link + 3, SMCR_LLC_MSG_LEN - 3));
+}
+
+/* the golden extension's pair */
+static const struct smcr_llc_rkey_pair golden_ext_pair = {
+	.ref_rkey = 0x00018a2f,
+	.new_rkey = 0x00031044,
+	.new_vaddr = 0x000000013c480000ULL,
+};
+
+/* the extension of the golden ADD LINK, decoded and built again */
+static void test_v2_add_link_ext(void)
+{
+	const u8 *x = golden_v2_add_link + SMCR_LLC_MSG_LEN;
+	size_t xlen = GOLDEN_V2_ADD_LINK_LEN - SMCR_LLC_MSG_LEN;
+	static const u8 gid[SMCR_LLC_GID_LEN] = {
+		0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+		0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
+	};
+	struct smcr_llc_add_link_ext e;
+	struct smcr_llc_rkey_pair p;
+	u8 b[GOLDEN_V2_ADD_LINK_LEN];
+	struct smcr_llc_msg m;
+
+	CHECK_EQ(smcr_llc_add_link_ext_decode(x, xlen, &e), 0);
+	CHECK(e.direct);
+	CHECK(!memcmp(e.gid, gid, sizeof(gid)));
+	CHECK_EQ(e.num_rkeys, 1);
+	smcr_llc_add_link_ext_pair(x, 0, &p);
+	CHECK_EQ(p.ref_rkey, golden_ext_pair.ref_rkey);
+	CHECK_EQ(p.new_rkey, golden_ext_pair.new_rkey);
+	CHECK_EQ(p.new_vaddr, golden_ext_pair.new_vaddr);
+
+	/* the whole message again: 44 bytes, the extension, the length */
+	golden_v2_add_link_struct(&m, false);
+	memset(b, 0xee, sizeof(b));
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(smcr_llc_add_link_ext_encode(&e, &p, b + SMCR_LLC_MSG_LEN,
+					      sizeof(b) - SMCR_LLC_MSG_LEN),
+		 (int)xlen);
+	CHECK_EQ(smcr_llc_set_v2_length(b, sizeof(b), sizeof(b)), 0);
+	CHECK(!memcmp(b, golden_v2_add_link, sizeof(b)));
+
+	/* the pairs within the length only: Linux counts more than it
+	 * writes when an RMB is not in use
+	 */
+	CHECK_EQ(smcr_llc_add_link_ext_decode(x, xlen - 1, &e), 0);
+	CHECK_EQ(e.num_rkeys, 0);
+	memcpy(b, x, xlen);
+	b[26] = 0x2c;
+	b[27] = 0x01;			/* 300 */
+	CHECK_EQ(smcr_llc_add_link_ext_decode(b, xlen, &e), 0);
+	CHECK_EQ(e.num_rkeys, 1);
+	b[26] = 0;
+	b[27] = 0;
+	CHECK_EQ(smcr_llc_add_link_ext_decode(b, xlen, &e), 0);
+	CHECK_EQ(e.num_rkeys, 0);
+	CHECK_EQ(smcr_llc_add_link_ext_decode(x, SMCR_LLC_ADD_EXT_LEN - 1,
+					      &e), -EMSGSIZE);
+	CHECK_EQ(smcr_llc_add_link_ext_decode(x, SMCR_LLC_ADD_EXT_LEN, &e),
+		 0);
+	CHECK(e.direct);
+	CHECK_EQ(e.num_rkeys, 0);
+}
+
+/* building an extension: the pair limit and the room */
+static void test_v2_add_link_ext_encode(void)
+{
+	static struct smcr_llc_rkey_pair pairs[SMCR_LLC_ADD_EXT_PAIRS_MAX + 1];
+	static u8 b[SMCR_LLC_MSG_LEN + SMCR_LLC_ADD_EXT_MAX_LEN + 16];
+	struct smcr_llc_add_link_ext e = { .direct = false };
+	struct smcr_llc_rkey_pair p;
+	struct smcr_llc_msg m;
+	struct smcr_llc_hdr h;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(pairs); i++) {
+		pairs[i].ref_rkey = i;
+		pairs[i].new_rkey = 0x80000000u | i;
+		pairs[i].new_vaddr = 0xffff000000000000ULL + i;
+	}
+	e.num_rkeys = SMCR_LLC_ADD_EXT_PAIRS_MAX;
+	CHECK_EQ(smcr_llc_add_link_ext_encode(&e, pairs, b, sizeof(b)),
+		 SMCR_LLC_ADD_EXT_MAX_LEN);
+	CHECK_EQ(smcr_llc_add_link_ext_encode(&e, pairs, b,
+					      SMCR_LLC_ADD_EXT_MAX_LEN - 1),
+		 -ENOSPC);
+	CHECK_EQ(smcr_llc_add_link_ext_decode(b, SMCR_LLC_ADD_EXT_MAX_LEN,
+					      &e), 0);
+	CHECK(!e.direct);
+	CHECK_EQ(e.num_rkeys, SMCR_LLC_ADD_EXT_PAIRS_MAX);
+	smcr_llc_add_link_ext_pair(b, 254, &p);
+	CHECK_EQ(p.ref_rkey, 254);
+	CHECK_EQ(p.new_rkey, 0x800000feu);
+	CHECK_EQ(p.new_vaddr, 0xffff0000000000feULL);
+	e.num_rkeys = SMCR_LLC_ADD_EXT_PAIRS_MAX + 1;
+	CHECK_EQ(smcr_llc_add_link_ext_encode(&e, pairs, b, sizeof(b)),
+		 -EINVAL);
+
+	/* the length of a long message: version 2 only, 44 to 8192 */
+	golden_v2_add_link_struct(&m, false);
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(smcr_llc_set_v2_length(b, sizeof(b), 4152), 0);
+	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+	CHECK_EQ(h.length, 4152);
+	CHECK_EQ(smcr_llc_set_v2_length(b, sizeof(b), sizeof(b) + 1),
+		 -ENOSPC);
+	CHECK_EQ(smcr_llc_set_v2_length(b, sizeof(b),
+					SMCR_LLC_MSG_LEN - 1), -EINVAL);
+	CHECK_EQ(smcr_llc_set_v2_length(b, 8200, 8193), -EINVAL);
+	CHECK_EQ(smcr_llc_set_v2_length(b, SMCR_LLC_MSG_LEN - 1,
+					SMCR_LLC_MSG_LEN), -EINVAL);
+	m.version = SMCR_LLC_VERSION_1;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(smcr_llc_set_v2_length(b, sizeof(b), SMCR_LLC_MSG_LEN),
+		 -EINVAL);
 }
 
 /* REQUEST ADD LINK: the header is known, the body is not decoded */
@@ -1339,6 +1454,8 @@ static const struct wire_test tests[] = {
 	{ "test_link_golden", test_test_link_golden },
 	{ "v2_golden", test_v2_golden },
 	{ "v2_add_link_long", test_v2_add_link_long },
+	{ "v2_add_link_ext", test_v2_add_link_ext },
+	{ "v2_add_link_ext_encode", test_v2_add_link_ext_encode },
 	{ "req_add_link", test_req_add_link },
 	{ "v2_length", test_v2_length },
 	{ "v2_reject", test_v2_reject },
