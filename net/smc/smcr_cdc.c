@@ -38,7 +38,7 @@ int smcr_cdc_get(struct smcr_sock *smc, int *idx)
 	/* taken off its group: the link is gone */
 	if (!smc->conn.lgr)
 		return -ENOLINK;
-	buf = smcr_wr_tx_get(&smc->conn.lgr->link, idx);
+	buf = smcr_wr_tx_get(smc->conn.link, idx);
 	return IS_ERR(buf) ? PTR_ERR(buf) : 0;
 }
 
@@ -70,7 +70,7 @@ static void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 {
 	struct smcr_conn *conn = &smc->conn;
-	struct smcr_link *link = &conn->lgr->link;
+	struct smcr_link *link = conn->link;
 	u8 *buf = link->tx_bufs + idx * SMCR_WR_SIZE;
 	struct smcr_wr_tx *slot;
 	struct smcr_cdc_msg m = {};
@@ -140,8 +140,9 @@ static void smcr_cdc_rx_urg(struct smcr_sock *smc, struct smcr_link *link)
 	u32 off = do_div(pos, conn->rmb.size);
 
 	lockdep_assert_held(&conn->lock);
-	ib_dma_sync_single_for_cpu(link->port.dev->ibdev, conn->rmb.dma + off,
-				   1, DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_cpu(link->port.dev->ibdev,
+				   conn->rmb.dma[link->idx] + off, 1,
+				   DMA_FROM_DEVICE);
 	conn->urg_byte = *(u8 *)(conn->rmb.cpu + off);
 	conn->urg_pos = conn->rx_prod;
 	conn->urg_valid = true;

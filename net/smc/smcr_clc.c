@@ -356,7 +356,8 @@ static void smcr_clc_fill_acc_conf(struct smcr_sock *smc, u8 type, bool fc,
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_lgr *lgr = conn->lgr;
-	struct smcr_link *link = &lgr->link;
+	struct smcr_link *link = conn->link;
+	struct ib_mr *mr = conn->rmb.mr[link->idx];
 
 	memset(m, 0, sizeof(*m));
 	m->type = type;
@@ -375,12 +376,12 @@ static void smcr_clc_fill_acc_conf(struct smcr_sock *smc, u8 type, bool fc,
 	memcpy(m->gid, link->port.gid, SMCR_CLC_GID_LEN);
 	memcpy(m->mac, link->port.mac, ETH_ALEN);
 	m->qpn = link->qp->qp_num;
-	m->rmb_rkey = conn->rmb.mr->rkey;
+	m->rmb_rkey = mr->rkey;
 	m->rmbe_idx = 1;
 	m->rmbe_alert_token = conn->token;
 	m->rmbe_size = smcr_clc_rmbe_size_compress(conn->rmb.size);
 	m->qp_mtu = link->port.mtu;
-	m->rmb_dma_addr = conn->rmb.mr->iova;
+	m->rmb_dma_addr = mr->iova;
 	m->psn = link->psn;
 }
 
@@ -419,7 +420,7 @@ static int smcr_clc_client_reg(void *arg)
 {
 	struct smcr_sock *smc = arg;
 
-	return smcr_buf_register(&smc->conn.lgr->link, &smc->conn.rmb);
+	return smcr_buf_register(smc->conn.link, &smc->conn.rmb);
 }
 
 /* Client, first contact, its Confirm sent: CONFIRM LINK. Until our
@@ -491,7 +492,7 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		memcpy(lgr->eid, acc->eid, SMCR_CLC_EID_LEN);
 		if (acc->has_fce)
 			smcr_lgr_set_peer(lgr, &acc->fce);
-		link = &lgr->link;
+		link = &lgr->lnk[0];
 		memcpy(link->peer_gid, acc->gid, SMCR_CLC_GID_LEN);
 		memcpy(link->peer_mac, acc->mac, ETH_ALEN);
 		link->peer_qpn = acc->qpn;
@@ -505,7 +506,7 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 			mutex_unlock(&smcr_lgr_client_lock);
 			return SMCR_CLC_DECL_NOSRVLINK;
 		}
-		link = &lgr->link;
+		link = &lgr->lnk[0];
 	}
 	rc = smcr_conn_register(lgr, smc);
 	mutex_unlock(&smcr_lgr_client_lock);
@@ -772,10 +773,10 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		}
 		lgr->testlink_time = smcr_sysctl_testlink_time(sock_net(&smc->sk));
 		memcpy(lgr->eid, lcl->eid, SMCR_CLC_EID_LEN);
-		memcpy(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);
-		memcpy(lgr->link.peer_mac, peer->mac, ETH_ALEN);
+		memcpy(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN);
+		memcpy(lgr->lnk[0].peer_mac, peer->mac, ETH_ALEN);
 	}
-	link = &lgr->link;
+	link = &lgr->lnk[0];
 	rc = smcr_conn_register(lgr, smc);
 	if (!rc)
 		ticket = smcr_lgr_hs_ticket(lgr);

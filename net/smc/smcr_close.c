@@ -64,7 +64,7 @@ static void smcr_close_free(struct smcr_sock *smc)
 
 	if (!conn->lgr)
 		return;
-	link = &conn->lgr->link;
+	link = conn->link;
 	/* the writes out of our send buffer must be done with it */
 	wait_event_timeout(link->tx_wait,
 			   READ_ONCE(conn->tx_done) >= conn->tx_prod ||
@@ -96,7 +96,7 @@ static void smcr_close_send_abort(struct smcr_sock *smc)
 
 	sock_owned_by_me(&smc->sk);
 	if (!conn->lgr || conn->closed || conn->aborted ||
-	    READ_ONCE(conn->lgr->link.state) != SMCR_LINK_ACTIVE)
+	    READ_ONCE(conn->link->state) != SMCR_LINK_ACTIVE)
 		return;
 	conn->aborted = true;
 	trace_smcr_abort_sent(smc);
@@ -189,14 +189,14 @@ void smcr_close_release(struct smcr_sock *smc)
 	if (unread || conn->peer_abort) {
 		smcr_close_send_abort(smc);
 	} else if (!conn->closed && !conn->aborted &&
-		   READ_ONCE(conn->lgr->link.state) == SMCR_LINK_ACTIVE) {
+		   READ_ONCE(conn->link->state) == SMCR_LINK_ACTIVE) {
 		conn->done_writing = true;
 		conn->closed = true;
 		if (smcr_cdc_send(smc))
 			conn->peer_abort = true;
 	}
 	if (conn->peer_closed || conn->peer_abort ||
-	    READ_ONCE(conn->lgr->link.state) != SMCR_LINK_ACTIVE) {
+	    READ_ONCE(conn->link->state) != SMCR_LINK_ACTIVE) {
 		smcr_close_free(smc);
 		return;
 	}

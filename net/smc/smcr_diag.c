@@ -163,7 +163,7 @@ static void smcr_diag_fill_lgr(struct smc_diag_lgrinfo *li,
 			       struct smcr_lgr *lgr)
 {
 	struct smc_diag_linkinfo *lnk = &li->lnk[0];
-	struct smcr_link *link = &lgr->link;
+	struct smcr_link *link = &lgr->lnk[0];
 
 	li->role = lgr->server ? SMCR_DIAG_ROLE_SERVER : SMCR_DIAG_ROLE_CLIENT;
 	lnk->link_id = link->link_id;

@@ -68,6 +68,8 @@ module_param(lgr_idle_time, uint, 0644);
 MODULE_PARM_DESC(lgr_idle_time,
 		 "Seconds a link group without connections stays (1..3600; default 10)");
 
+static void smcr_lgr_rkey_work(struct work_struct *work);
+
 static unsigned long smcr_lgr_idle(void)
 {
 	return clamp_t(unsigned int, READ_ONCE(lgr_idle_time), 1, 3600) * HZ;
@@ -96,14 +98,33 @@ static u32 smcr_buf_size(struct sock *sk, int val, int lock)
  */
 static atomic_t smcr_buf_pages = ATOMIC_INIT(0);
 
-/* Free @buf's memory, mapping and region: it is empty afterwards */
-static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
+/* Take @buf off @link: its memory region and its mapping for the link's
+ * device go
+ */
+static void smcr_buf_unmap(struct smcr_link *link, struct smcr_buf *buf,
+			   enum dma_data_direction dir)
+{
+	u8 bit = BIT(link->idx);
+
+	if (buf->mr[link->idx])
+		ib_dereg_mr(buf->mr[link->idx]);
+	buf->mr[link->idx] = NULL;
+	buf->registered &= ~bit;
+	if (buf->mapped & bit)
+		ib_dma_unmap_single(link->port.dev->ibdev, buf->dma[link->idx],
+				    buf->size, dir);
+	buf->mapped &= ~bit;
+	buf->dma[link->idx] = 0;
+}
+
+/* Free @buf's memory, mappings and regions: it is empty afterwards */
+static void smcr_buf_release(struct smcr_lgr *lgr, struct smcr_buf *buf,
 			     enum dma_data_direction dir)
 {
-	if (buf->mr)
-		ib_dereg_mr(buf->mr);
-	if (buf->dma)
-		ib_dma_unmap_single(ibdev, buf->dma, buf->size, dir);
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		smcr_buf_unmap(&lgr->lnk[i], buf, dir);
 	if (buf->cpu) {
 		free_pages((unsigned long)buf->cpu, get_order(buf->size));
 		atomic_sub(1 << get_order(buf->size), &smcr_buf_pages);
@@ -112,16 +133,16 @@ static void smcr_buf_release(struct ib_device *ibdev, struct smcr_buf *buf,
 }
 
 /* Free a kept buffer with its slot */
-static void smcr_buf_slot_free(struct ib_device *ibdev,
+static void smcr_buf_slot_free(struct smcr_lgr *lgr,
 			       struct smcr_buf_slot *slot,
 			       enum dma_data_direction dir)
 {
-	smcr_buf_release(ibdev, &slot->buf, dir);
+	smcr_buf_release(lgr, &slot->buf, dir);
 	mem_cgroup_put(slot->memcg);
 	kfree(slot);
 }
 
-static void smcr_buf_free_slots(struct ib_device *ibdev,
+static void smcr_buf_free_slots(struct smcr_lgr *lgr,
 				struct list_head *slots,
 				enum dma_data_direction dir)
 {
@@ -129,24 +150,24 @@ static void smcr_buf_free_slots(struct ib_device *ibdev,
 
 	list_for_each_entry_safe(slot, tmp, slots, list) {
 		list_del(&slot->list);
-		smcr_buf_slot_free(ibdev, slot, dir);
+		smcr_buf_slot_free(lgr, slot, dir);
 	}
 }
 
 static void smcr_lgr_release(struct kref *kref)
 {
 	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
-	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
 
 	trace_smcr_lgr_free(lgr);
-	cancel_delayed_work_sync(&lgr->link.testlink_work);
+	cancel_delayed_work_sync(&lgr->lnk[0].testlink_work);
 	/* memory regions go before their protection domain */
-	smcr_buf_free_slots(ibdev, &lgr->spare_rmbs.list, DMA_FROM_DEVICE);
-	smcr_buf_free_slots(ibdev, &lgr->spare_sndbufs.list, DMA_TO_DEVICE);
-	smcr_link_clear(&lgr->link);
+	smcr_buf_free_slots(lgr, &lgr->retiring, DMA_FROM_DEVICE);
+	smcr_buf_free_slots(lgr, &lgr->spare_rmbs.list, DMA_FROM_DEVICE);
+	smcr_buf_free_slots(lgr, &lgr->spare_sndbufs.list, DMA_TO_DEVICE);
+	smcr_link_clear(&lgr->lnk[0]);
 	/* the QP is gone: no write reads the parked send buffers any more */
-	smcr_buf_free_slots(ibdev, &lgr->parked, DMA_TO_DEVICE);
-	smcr_ib_put_port(&lgr->link.port);
+	smcr_buf_free_slots(lgr, &lgr->parked, DMA_TO_DEVICE);
+	smcr_ib_put_port(&lgr->lnk[0].port);
 	xa_destroy(&lgr->conns);
 	kfree(lgr);
 }
@@ -188,7 +209,7 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	spin_unlock_bh(&lgr->lock);
 	trace_smcr_lgr_unlist(lgr);
 	if (smcr_lgr_unlist(lgr)) {
-		smcr_llc_delete_link(&lgr->link);
+		smcr_llc_delete_link(&lgr->lnk[0]);
 		smcr_lgr_put(lgr);
 	}
 out:
@@ -232,7 +253,7 @@ static bool smcr_lgr_same_peer(const struct smcr_lgr *lgr, bool server,
 {
 	return lgr->server == server && lgr->version == version &&
 	       !memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) &&
-	       !memcmp(lgr->link.peer_gid, peer_gid, SMCR_CLC_GID_LEN);
+	       !memcmp(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN);
 }
 
 /* A listed group to the peer that is active, else one still being set
@@ -248,12 +269,12 @@ static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 	*setup = NULL;
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		state = READ_ONCE(lgr->link.state);
+		state = READ_ONCE(lgr->lnk[0].state);
 		if (!smcr_lgr_same_peer(lgr, server, version, peer_id,
 					peer_gid) ||
 		    lgr->terminating || state == SMCR_LINK_DOWN ||
 		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
-		    (peer_qpn && lgr->link.peer_qpn != peer_qpn))
+		    (peer_qpn && lgr->lnk[0].peer_qpn != peer_qpn))
 			continue;
 		if (state == SMCR_LINK_ACTIVE) {
 			found = lgr;
@@ -300,8 +321,8 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 			break;
 		mutex_unlock(lock);
 		/* the link's state changes wake tx_wait */
-		left = wait_event_timeout(setup->link.tx_wait,
-					  READ_ONCE(setup->link.state) !=
+		left = wait_event_timeout(setup->lnk[0].tx_wait,
+					  READ_ONCE(setup->lnk[0].state) !=
 					  SMCR_LINK_ACTIVATING, left);
 		smcr_lgr_put(setup);
 		mutex_lock(lock);
@@ -324,7 +345,7 @@ static struct smcr_lgr *smcr_lgr_hs_pending(const struct smcr_lgr *new,
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		if (lgr == new ||
 		    !smcr_lgr_same_peer(lgr, true, new->version, new->peer_id,
-					new->link.peer_gid) ||
+					new->lnk[0].peer_gid) ||
 		    READ_ONCE(lgr->hs_turn) == lgr->hs_next)
 			continue;
 		found = lgr;	/* the newest: it comes after the others */
@@ -436,6 +457,8 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	INIT_LIST_HEAD(&lgr->parked);
 	INIT_LIST_HEAD(&lgr->spare_rmbs.list);
 	INIT_LIST_HEAD(&lgr->spare_sndbufs.list);
+	INIT_LIST_HEAD(&lgr->retiring);
+	INIT_WORK(&lgr->rkey_work, smcr_lgr_rkey_work);
 	init_waitqueue_head(&lgr->hs_wait);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
@@ -447,19 +470,20 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 					    &smcr_lgr_last_id);
 	} while (!lgr->id);
 	memcpy(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN);
-	lgr->link.lgr = lgr;
-	lgr->link.port = *port;
+	lgr->lnk[0].lgr = lgr;
+	lgr->lnk[0].port = *port;
 	port->dev = NULL;		/* the link holds the reference now */
-	lgr->link.link_id = 1;
-	lgr->link.state = SMCR_LINK_ACTIVATING;
-	INIT_WORK(&lgr->link.fail_work, smcr_link_fail_work);
-	INIT_DELAYED_WORK(&lgr->link.testlink_work, smcr_llc_testlink_work);
-	INIT_WORK(&lgr->link.llc_work, smcr_llc_req_work);
-	spin_lock_init(&lgr->link.llc_req_lock);
+	lgr->lnk[0].idx = 0;
+	lgr->lnk[0].link_id = 1;
+	lgr->lnk[0].state = SMCR_LINK_ACTIVATING;
+	INIT_WORK(&lgr->lnk[0].fail_work, smcr_link_fail_work);
+	INIT_DELAYED_WORK(&lgr->lnk[0].testlink_work, smcr_llc_testlink_work);
+	INIT_WORK(&lgr->lnk[0].llc_work, smcr_llc_req_work);
+	spin_lock_init(&lgr->lnk[0].llc_req_lock);
 
-	rc = smcr_link_init(&lgr->link, version, uses_gateway);
+	rc = smcr_link_init(&lgr->lnk[0], version, uses_gateway);
 	if (rc) {
-		smcr_ib_put_port(&lgr->link.port);
+		smcr_ib_put_port(&lgr->lnk[0].port);
 		kfree(lgr);
 		return ERR_PTR(rc);
 	}
@@ -559,7 +583,7 @@ static bool smcr_lgr_mark_terminating(struct smcr_lgr *lgr)
 	first = !lgr->terminating;
 	if (first) {
 		lgr->terminating = true;
-		WRITE_ONCE(lgr->link.state, SMCR_LINK_DOWN);
+		WRITE_ONCE(lgr->lnk[0].state, SMCR_LINK_DOWN);
 	}
 	spin_unlock_bh(&lgr->lock);
 	return first;
@@ -570,8 +594,8 @@ static void smcr_lgr_end(struct smcr_lgr *lgr)
 {
 	trace_smcr_lgr_terminate(lgr);
 	smcr_lgr_abort_conns(lgr);
-	wake_up_all(&lgr->link.tx_wait);
-	complete_all(&lgr->link.llc_done);
+	wake_up_all(&lgr->lnk[0].tx_wait);
+	complete_all(&lgr->lnk[0].llc_done);
 	if (smcr_lgr_unlist(lgr))
 		smcr_lgr_put(lgr);
 }
@@ -636,7 +660,7 @@ void smcr_lgr_terminate_all(struct smcr_ibdev *dev)
 	for (;;) {
 		spin_lock_bh(&smcr_lgrs_lock);
 		list_for_each_entry(lgr, &smcr_lgrs, list)
-			if (!dev || lgr->link.port.dev == dev)
+			if (!dev || lgr->lnk[0].port.dev == dev)
 				goto found;
 		spin_unlock_bh(&smcr_lgrs_lock);
 		return;
@@ -696,55 +720,156 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	conn->token = token;
 	spin_lock(&conn->lock);
 	conn->lgr = lgr;
+	conn->link = &lgr->lnk[0];
 	spin_unlock(&conn->lock);
 	spin_unlock_bh(&lgr->lock);
 	smcr_lgr_cancel_free(lgr, false);
 	return 0;
 }
 
+/* Whether @lgr keeps the buffers of its gone connections: not while it
+ * ends or its link is down
+ */
+static bool smcr_lgr_keeps_bufs(struct smcr_lgr *lgr)
+{
+	lockdep_assert_held(&lgr->lock);
+	return !lgr->terminating &&
+	       READ_ONCE(lgr->lnk[0].state) == SMCR_LINK_ACTIVE;
+}
+
+/* Add @slot to @spares, newest first. Returns the oldest spare if there
+ * are more than SMCR_LGR_SPARES_MAX now, taken off: the caller frees it.
+ */
+static struct smcr_buf_slot *smcr_buf_spare_add(struct smcr_lgr *lgr,
+						struct smcr_buf_spares *spares,
+						struct smcr_buf_slot *slot)
+{
+	struct smcr_buf_slot *old;
+
+	lockdep_assert_held(&lgr->lock);
+	list_add(&slot->list, &spares->list);
+	if (++spares->num <= SMCR_LGR_SPARES_MAX)
+		return NULL;
+	old = list_last_entry(&spares->list, struct smcr_buf_slot, list);
+	list_del(&old->list);
+	spares->num--;
+	return old;
+}
+
 /* Leave @buf, taken off its connection, with its @slot: to @spares, if
- * given and the buffer is complete, for a connection to come, newest
- * first (the oldest spare goes if there are SMCR_LGR_SPARES_MAX); freed
- * otherwise, and always by a group that is ending or whose link is down
+ * given and the buffer is complete, for a connection to come; freed
+ * otherwise, and always by a group that is ending or whose link is down.
+ * A registered RMB retires first, spare or not: the peer may know its
+ * rkey (smcr_lgr_rkey_work()).
  */
 static void smcr_buf_leave(struct smcr_lgr *lgr,
 			   struct smcr_buf_spares *spares,
 			   struct smcr_buf_slot *slot, struct smcr_buf *buf,
 			   struct mem_cgroup *memcg, enum dma_data_direction dir)
 {
-	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
+	bool retire = dir == DMA_FROM_DEVICE && buf->registered;
 	struct smcr_buf_slot *old = NULL;
-	bool kept = false;
+	bool kept = false, queue = false;
 
-	if (spares && slot && buf->cpu && buf->dma) {
+	if ((spares || retire) && slot && buf->cpu && buf->mapped) {
 		spin_lock_bh(&lgr->lock);
-		if (!lgr->terminating &&
-		    READ_ONCE(lgr->link.state) == SMCR_LINK_ACTIVE) {
+		if (smcr_lgr_keeps_bufs(lgr)) {
 			slot->buf = *buf;
 			/* held while the slot compares it */
 			slot->memcg = memcg;
 			if (memcg)
 				css_get(&memcg->css);
-			list_add(&slot->list, &spares->list);
-			if (++spares->num > SMCR_LGR_SPARES_MAX) {
-				old = list_last_entry(&spares->list,
-						      struct smcr_buf_slot,
-						      list);
-				list_del(&old->list);
-				spares->num--;
+			if (retire) {
+				slot->spare = !!spares;
+				list_add_tail(&slot->list, &lgr->retiring);
+				queue = !lgr->rkey_work_queued;
+				lgr->rkey_work_queued = true;
+			} else {
+				old = smcr_buf_spare_add(lgr, spares, slot);
 			}
 			kept = true;
 		}
 		spin_unlock_bh(&lgr->lock);
 	}
+	if (queue) {
+		/* the caller's reference keeps the group until here */
+		kref_get(&lgr->kref);
+		queue_work(smcr_llc_wq, &lgr->rkey_work);
+	}
 	if (old)
-		smcr_buf_slot_free(ibdev, old, dir);
+		smcr_buf_slot_free(lgr, old, dir);
 	if (kept) {
 		memset(buf, 0, sizeof(*buf));
 		return;
 	}
 	kfree(slot);
-	smcr_buf_release(ibdev, buf, dir);
+	smcr_buf_release(lgr, buf, dir);
+}
+
+/* A retired RMB once the peer answered its DELETE RKEY (@answered), or
+ * gave no answer: a spare if it was to be one and the group still keeps
+ * buffers, else freed
+ */
+static void smcr_buf_retired(struct smcr_lgr *lgr, struct smcr_buf_slot *slot,
+			     bool answered)
+{
+	struct smcr_buf_slot *old = NULL;
+	bool kept = false;
+
+	if (answered && slot->spare) {
+		spin_lock_bh(&lgr->lock);
+		if (smcr_lgr_keeps_bufs(lgr)) {
+			old = smcr_buf_spare_add(lgr, &lgr->spare_rmbs, slot);
+			kept = true;
+		}
+		spin_unlock_bh(&lgr->lock);
+	}
+	if (old)
+		smcr_buf_slot_free(lgr, old, DMA_FROM_DEVICE);
+	if (!kept)
+		smcr_buf_slot_free(lgr, slot, DMA_FROM_DEVICE);
+}
+
+/**
+ * smcr_lgr_rkey_work() - retire the RMBs of gone connections
+ * @work: the group's rkey_work
+ *
+ * A.3.7: the peer is told to forget the rkeys, up to SMCR_LLC_DEL_RKEY_MAX
+ * in one DELETE RKEY, as Linux's smc.ko does for each RMB it stops using;
+ * Linux's peer table of rkeys would fill up otherwise.
+ */
+static void smcr_lgr_rkey_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, rkey_work);
+	struct smcr_link *link = &lgr->lnk[0];
+	u32 rkeys[SMCR_LLC_DEL_RKEY_MAX];
+	struct smcr_buf_slot *slot, *tmp;
+	LIST_HEAD(batch);
+	int n, rc;
+
+	for (;;) {
+		n = 0;
+		spin_lock_bh(&lgr->lock);
+		list_for_each_entry_safe(slot, tmp, &lgr->retiring, list) {
+			list_move_tail(&slot->list, &batch);
+			rkeys[n] = slot->buf.mr[link->idx]->rkey;
+			if (++n == SMCR_LLC_DEL_RKEY_MAX)
+				break;
+		}
+		if (!n)
+			lgr->rkey_work_queued = false;
+		spin_unlock_bh(&lgr->lock);
+		if (!n)
+			break;
+		rc = smcr_llc_delete_rkeys(link, rkeys, n);
+		trace_smcr_lgr_retire_rmbs(lgr, n, rc);
+		list_for_each_entry_safe(slot, tmp, &batch, list) {
+			list_del(&slot->list);
+			smcr_buf_retired(lgr, slot, !rc);
+		}
+	}
+	/* the reference taken when the work was queued */
+	smcr_lgr_put(lgr);
 }
 
 /* Free a connection's buffers, taken off it already, or leave them to the
@@ -762,12 +887,14 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_buf_slot *slot;
+	bool keep;
 
+	/* a spare RMB is registered wherever it is mapped */
+	keep = rmb_done && conn->rmb.registered == conn->rmb.mapped;
 	slot = conn->rmb_slot;
 	conn->rmb_slot = NULL;
-	smcr_buf_leave(lgr, rmb_done && conn->rmb.registered ?
-			    &lgr->spare_rmbs : NULL,
-		       slot, &conn->rmb, smc->memcg, DMA_FROM_DEVICE);
+	smcr_buf_leave(lgr, keep ? &lgr->spare_rmbs : NULL, slot, &conn->rmb,
+		       smc->memcg, DMA_FROM_DEVICE);
 
 	slot = conn->sndbuf_slot;
 	conn->sndbuf_slot = NULL;
@@ -814,6 +941,7 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 
 	spin_lock_bh(&conn->lock);
 	conn->lgr = NULL;
+	conn->link = NULL;
 	tx_busy = conn->tx_done < conn->tx_prod;
 	/* RC delivers the peer's writes before the CDC message that follows
 	 * them: once its close came (§4.8.1, only ever set from the wire),
@@ -849,7 +977,7 @@ void smcr_conn_undo(struct smcr_sock *smc)
 		return;
 	kref_get(&lgr->kref);
 	/* marked first, so that the group does not wait the idle time */
-	end = READ_ONCE(lgr->link.state) != SMCR_LINK_ACTIVE &&
+	end = READ_ONCE(lgr->lnk[0].state) != SMCR_LINK_ACTIVE &&
 	      smcr_lgr_mark_terminating(lgr);
 	smcr_conn_unregister(smc);
 	if (end)
@@ -877,34 +1005,70 @@ struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token)
 	return smc;
 }
 
-/* New memory for @buf, mapped: all of it or none. The size is set last:
- * a connection with a size and no buffer would let the receive path read
- * through NULL. The pages are charged to @memcg, as socket buffers are
- * charged to their owner's memory cgroup.
+/* Map @buf for the device of @link and, for an RMB (@dir from the
+ * device), give it a memory region in the link's protection domain,
+ * mapped and not yet registered: its rkey and address can go to the peer
  */
-static int smcr_buf_get(struct ib_device *ibdev, struct smcr_buf *buf,
+static int smcr_buf_map(struct smcr_link *link, struct smcr_buf *buf,
+			enum dma_data_direction dir)
+{
+	struct ib_device *ibdev = link->port.dev->ibdev;
+	struct scatterlist sg;
+	struct ib_mr *mr;
+	u64 dma;
+	int rc;
+
+	if (buf->mapped & BIT(link->idx))
+		return 0;
+	dma = ib_dma_map_single(ibdev, buf->cpu, buf->size, dir);
+	if (ib_dma_mapping_error(ibdev, dma))
+		return -ENOMEM;
+	buf->dma[link->idx] = dma;
+	buf->mapped |= BIT(link->idx);
+	if (dir != DMA_FROM_DEVICE)
+		return 0;
+	mr = ib_alloc_mr(link->pd, IB_MR_TYPE_MEM_REG,
+			 DIV_ROUND_UP(buf->size, PAGE_SIZE));
+	if (IS_ERR(mr))
+		return PTR_ERR(mr);
+	buf->mr[link->idx] = mr;
+	sg_init_table(&sg, 1);
+	sg_dma_address(&sg) = dma;
+	sg_dma_len(&sg) = buf->size;
+	rc = ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE);
+	if (rc != 1)
+		return rc < 0 ? rc : -EINVAL;
+	return 0;
+}
+
+/* New memory for @buf, mapped for @link: all of it or none. The size is
+ * set last: a connection with a size and no buffer would let the receive
+ * path read through NULL. The pages are charged to @memcg, as socket
+ * buffers are charged to their owner's memory cgroup.
+ */
+static int smcr_buf_get(struct smcr_link *link, struct smcr_buf *buf,
 			u32 size, enum dma_data_direction dir,
 			struct mem_cgroup *memcg)
 {
 	struct mem_cgroup *old = set_active_memcg(memcg);
-	void *cpu;
-	u64 dma;
+	struct smcr_buf new = { .size = size };
+	int rc;
 
-	cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-				       __GFP_NOWARN | __GFP_ACCOUNT,
-				       get_order(size));
+	new.cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+					   __GFP_NOWARN | __GFP_ACCOUNT,
+					   get_order(size));
 	set_active_memcg(old);
-	if (!cpu)
+	if (!new.cpu)
 		return -ENOMEM;
-	dma = ib_dma_map_single(ibdev, cpu, size, dir);
-	if (ib_dma_mapping_error(ibdev, dma)) {
-		free_pages((unsigned long)cpu, get_order(size));
-		return -ENOMEM;
-	}
 	atomic_add(1 << get_order(size), &smcr_buf_pages);
-	buf->cpu = cpu;
-	buf->dma = dma;
-	buf->size = size;
+	rc = smcr_buf_map(link, &new, dir);
+	if (rc) {
+		smcr_buf_release(link->lgr, &new, dir);
+		return rc;
+	}
+	new.size = 0;
+	*buf = new;
+	WRITE_ONCE(buf->size, size);
 	return 0;
 }
 
@@ -938,28 +1102,6 @@ static struct smcr_buf_slot *smcr_buf_take_spare(struct smcr_lgr *lgr,
 	return found;
 }
 
-/* A memory region for a new RMB, mapped and not yet registered */
-static int smcr_buf_map_mr(struct ib_pd *pd, struct smcr_buf *buf)
-{
-	struct scatterlist sg;
-	int rc;
-
-	buf->mr = ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG,
-			      DIV_ROUND_UP(buf->size, PAGE_SIZE));
-	if (IS_ERR(buf->mr)) {
-		rc = PTR_ERR(buf->mr);
-		buf->mr = NULL;
-		return rc;
-	}
-	sg_init_table(&sg, 1);
-	sg_dma_address(&sg) = buf->dma;
-	sg_dma_len(&sg) = buf->size;
-	rc = ib_map_mr_sg(buf->mr, &sg, 1, NULL, PAGE_SIZE);
-	if (rc != 1)
-		return rc < 0 ? rc : -EINVAL;
-	return 0;
-}
-
 /* @buf of @size for @smc, and its slot: a spare of the group if one fits
  * (@reused), else new memory. A spare send buffer is wiped; a spare RMB
  * is not, as only what the peer writes anew is ever read out of it.
@@ -969,27 +1111,24 @@ static int smcr_buf_obtain(struct smcr_sock *smc,
 			   struct smcr_buf_slot **slot, u32 size,
 			   enum dma_data_direction dir, bool *reused)
 {
+	struct smcr_link *link = smc->conn.link;
 	struct smcr_lgr *lgr = smc->conn.lgr;
-	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
-	int rc;
 
 	*slot = smcr_buf_take_spare(lgr, spares, size, smc->memcg, buf);
 	*reused = !!*slot;
 	if (*slot) {
 		if (dir == DMA_TO_DEVICE) {
 			memset(buf->cpu, 0, size);
-			ib_dma_sync_single_for_device(ibdev, buf->dma, size,
-						      dir);
+			ib_dma_sync_single_for_device(link->port.dev->ibdev,
+						      buf->dma[link->idx],
+						      size, dir);
 		}
 		return 0;
 	}
 	*slot = kzalloc(sizeof(**slot), GFP_KERNEL);
 	if (!*slot)
 		return -ENOMEM;
-	rc = smcr_buf_get(ibdev, buf, size, dir, smc->memcg);
-	if (!rc && dir == DMA_FROM_DEVICE)
-		rc = smcr_buf_map_mr(lgr->link.pd, buf);
-	return rc;
+	return smcr_buf_get(link, buf, size, dir, smc->memcg);
 }
 
 /**
@@ -1062,13 +1201,13 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 			.send_flags = IB_SEND_SIGNALED,
 			.wr_cqe = &link->reg_cqe,
 		},
-		.mr = buf->mr,
-		.key = buf->mr->rkey,
+		.mr = buf->mr[link->idx],
+		.key = buf->mr[link->idx]->rkey,
 		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
 	};
 	int rc;
 
-	if (buf->registered)
+	if (buf->registered & BIT(link->idx))
 		return 0;
 	mutex_lock(&link->reg_lock);
 	link->reg_cqe.done = smcr_buf_reg_done;
@@ -1085,7 +1224,7 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	if (rc)
 		smcr_link_fail(link, SMCR_DOWN_REG);
 	else
-		buf->registered = true;
+		buf->registered |= BIT(link->idx);
 	return rc;
 }
 

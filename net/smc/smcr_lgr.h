@@ -24,27 +24,32 @@ struct dentry;
 /**
  * struct smcr_buf - an RMB or a send buffer (§2.4)
  * @cpu: kernel address
- * @dma: DMA address
  * @size: bytes; set once the buffer exists, 0 before
- * @mr: memory region for remote writes (RMBs only)
- * @registered: @mr is registered on the group's link (it stays so while
- *	a spare RMB waits for the next connection)
+ * @mapped: bit i set: mapped for the device of the group's link i, at
+ *	@dma[i]
+ * @registered: bit i set: @mr[i] is registered on link i (it stays so
+ *	while a spare RMB waits for the next connection)
+ * @dma: DMA address for the device of each link
+ * @mr: memory region for remote writes over each link (RMBs only): each
+ *	link has its protection domain, and the peer an rkey per link
  */
 struct smcr_buf {
 	void		*cpu;
-	u64		dma;
 	u32		size;
-	struct ib_mr	*mr;
-	bool		registered;
+	u8		mapped;
+	u8		registered;
+	u64		dma[SMCR_LINKS_MAX];
+	struct ib_mr	*mr[SMCR_LINKS_MAX];
 };
 
 /**
  * struct smcr_buf_slot - a buffer its group keeps after its connection
- * @list: link in one of the group's lists: @parked, or the list of
- *	@spare_rmbs or @spare_sndbufs
+ * @list: link in one of the group's lists: @parked, @retiring, or the
+ *	list of @spare_rmbs or @spare_sndbufs
  * @buf: the buffer, taken over from its connection
  * @memcg: memory cgroup its pages are charged to, referenced while the
  *	buffer is a spare: a spare serves a connection of the same cgroup
+ * @spare: a retiring RMB becomes a spare once the peer forgot its rkey
  *
  * Parked: RDMA writes read a send buffer by DMA address, without a memory
  * region that deregistration could revoke; the buffer of a connection that
@@ -54,6 +59,10 @@ struct smcr_buf {
  * connection of the group, as Linux's smc.ko reuses its buffers; an RMB
  * stays registered.
  *
+ * Retiring: an RMB the peer may know the rkey of stays as it is, memory
+ * region and pages, until the peer answered our DELETE RKEY (A.3.7); then
+ * it becomes a spare or goes.
+ *
  * A connection holds a slot for each of its buffers from the start, so
  * that handing a buffer to its group needs no memory.
  */
@@ -61,6 +70,7 @@ struct smcr_buf_slot {
 	struct list_head	list;
 	struct smcr_buf		buf;
 	struct mem_cgroup	*memcg;
+	bool			spare;
 };
 
 /**
@@ -92,7 +102,7 @@ struct smcr_buf_spares {
  * @peer_host: SMC-Rv2: the peer's host name, from the same, blank padded
  *	as it came; all zero when it was not ASCII
  * @peer_id: the peer's peer ID (A.2.1)
- * @link: the one link of the group
+ * @lnk: its links by index; lnk[0] is the link of the first contact
  * @conns: connections by alert token
  * @conns_num: connections in @conns (at most SMCR_LGR_CONNS_MAX)
  * @next_token: next alert token to hand out
@@ -116,6 +126,11 @@ struct smcr_buf_spares {
  *	into, registered, for the next connection; under @lock
  * @spare_sndbufs: send buffers of gone connections, every write done,
  *	for the next connection; under @lock
+ * @retiring: RMBs of gone connections whose DELETE RKEY is not answered
+ *	yet (struct smcr_buf_slot); under @lock
+ * @rkey_work: sends the DELETE RKEYs of @retiring
+ * @rkey_work_queued: @rkey_work is queued or running and will see every
+ *	RMB on @retiring; it holds a reference on the group then; under @lock
  */
 struct smcr_lgr {
 	struct list_head	list;
@@ -130,7 +145,7 @@ struct smcr_lgr {
 	u8			peer_release;
 	u8			peer_host[SMCR_CLC_HOSTNAME_LEN];
 	u8			peer_id[SMCR_CLC_PEER_ID_LEN];
-	struct smcr_link	link;
+	struct smcr_link	lnk[SMCR_LINKS_MAX];
 	struct xarray		conns;
 	int			conns_num;
 	u32			next_token;
@@ -145,6 +160,9 @@ struct smcr_lgr {
 	struct list_head	parked;
 	struct smcr_buf_spares	spare_rmbs;
 	struct smcr_buf_spares	spare_sndbufs;
+	struct list_head	retiring;
+	struct work_struct	rkey_work;
+	bool			rkey_work_queued;
 };
 
 /**
@@ -167,6 +185,8 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
  *	so that sock_diag and the receive path can read the group without
  *	the socket lock. Cleared before the buffers go: whoever found it set
  *	under @lock may use @rmb until it drops @lock.
+ * @link: the link our CDC messages and RDMA writes go over, one of
+ *	@lgr's; set and cleared with @lgr
  * @token: our alert token: the peer's CDC messages name us by it
  * @rmb: our RMB element, the peer writes into it
  * @sndbuf: where sendmsg stages data before the RDMA write
@@ -210,6 +230,7 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
  */
 struct smcr_conn {
 	struct smcr_lgr		*lgr;
+	struct smcr_link	*link;
 	u32			token;
 	struct smcr_buf		rmb;
 	struct smcr_buf		sndbuf;

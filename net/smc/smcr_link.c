@@ -535,6 +535,7 @@ int smcr_link_init(struct smcr_link *link, u8 version, bool routed)
 	link->routed = routed;
 	init_waitqueue_head(&link->tx_wait);
 	init_completion(&link->llc_done);
+	mutex_init(&link->llc_lock);
 	init_completion(&link->reg_done);
 	mutex_init(&link->reg_lock);
 	atomic_set(&link->rx_pending, 0);

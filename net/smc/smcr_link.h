@@ -30,6 +30,8 @@
  * one exchange at a time; a peer flooding past this is not answered.
  */
 #define SMCR_LLC_REQS		8
+/* Links per group (A.3.1 CONFIRM LINK: max links), as in Linux's smc.ko */
+#define SMCR_LINKS_MAX		3
 
 struct smcr_lgr;
 struct smcr_sock;
@@ -49,6 +51,7 @@ enum smcr_link_down_reason {
 	SMCR_DOWN_CDC,		/* the peer broke a CDC rule (§4.4) */
 	SMCR_DOWN_PEER,		/* the peer's DELETE LINK (A.3.4) */
 	SMCR_DOWN_TESTLINK,	/* TEST LINK unanswered (§3.5.5.5) */
+	SMCR_DOWN_LLC,		/* another LLC request unanswered (C.7) */
 };
 
 /**
@@ -91,6 +94,8 @@ struct smcr_wr_tx {
  * @peer_gid: peer's GID
  * @peer_mac: peer's MAC
  * @peer_mtu: MTU the peer offered (enum ib_mtu)
+ * @idx: index of the link in its group's array: buffers keep a memory
+ *	region and a DMA address per link by it
  * @link_id: link number within the group (A.3.1)
  * @peer_uid: the link user id the peer's CONFIRM LINK gave (A.3.1)
  * @state: enum smcr_link_state; changed under @lgr->lock
@@ -119,6 +124,9 @@ struct smcr_wr_tx {
  * @llc_expect: LLC type (with SMCR_LLC_EXPECT_RESP for a response) the
  *	waiter of @llc_done expects, 0 when nobody waits
  * @llc_done: completed when @llc_resp arrived
+ * @llc_lock: the LLC exchanges we start on an active link, one at a
+ *	time (§3.5.5.3): it covers @llc_expect, @llc_resp and @llc_done
+ *	from the request to the answer
  * @llc_reqs: the peer's requests to answer, a ring of SMCR_LLC_REQS
  * @llc_req_head: index of the oldest request in @llc_reqs
  * @llc_req_cnt: requests in @llc_reqs
@@ -147,6 +155,7 @@ struct smcr_link {
 	u8			peer_gid[SMCR_CLC_GID_LEN];
 	u8			peer_mac[ETH_ALEN];
 	u8			peer_mtu;
+	u8			idx;
 	u8			link_id;
 	u8			peer_uid[SMCR_LLC_LINK_UID_LEN];
 	int			state;
@@ -171,6 +180,7 @@ struct smcr_link {
 	u8			llc_resp[SMCR_WR_SIZE];
 	u16			llc_expect;
 	struct completion	llc_done;
+	struct mutex		llc_lock;	/* see above */
 	u8			llc_reqs[SMCR_LLC_REQS][SMCR_WR_SIZE];
 	u8			llc_req_head;
 	u8			llc_req_cnt;

@@ -367,6 +367,52 @@ void smcr_llc_delete_link(struct smcr_link *link)
 			   SMCR_LLC_WAIT);
 }
 
+/**
+ * smcr_llc_delete_rkeys() - tell the peer to forget RMBs of ours (A.3.7)
+ * @link: active link the rkeys are of
+ * @rkeys: rkeys of the RMBs' memory regions on @link
+ * @n: how many, 1 to SMCR_LLC_DEL_RKEY_MAX
+ *
+ * Linux keeps the rkey of every RMB its peer named in a CLC message or a
+ * CONFIRM RKEY, up to 255 per group, until a DELETE RKEY names it; with
+ * its table full it declines new connections. The RMBs must stay as they
+ * are until the answer came: an RMB offered again before that, with the
+ * same rkey, would be forgotten under its new connection. An answer that
+ * some rkeys were unknown (Z) is as good: the peer has none of them. A
+ * peer that does not answer within SMCR_LLC_WAIT (App. C.7) has its link
+ * failed, which ends the exchange for every RMB waiting on it.
+ *
+ * Context: process; waits up to SMCR_LLC_WAIT for the answer.
+ * Return: 0, or a negative errno when no answer came.
+ */
+int smcr_llc_delete_rkeys(struct smcr_link *link, const u32 *rkeys, int n)
+{
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_DELETE_RKEY };
+	int rc;
+
+	if (n < 1 || n > SMCR_LLC_DEL_RKEY_MAX)
+		return -EINVAL;
+	m.u.delete_rkey.count = n;
+	memcpy(m.u.delete_rkey.rkeys, rkeys, n * sizeof(*rkeys));
+	mutex_lock(&link->llc_lock);
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	smcr_llc_expect(link, SMCR_LLC_TYPE_DELETE_RKEY, true);
+	rc = smcr_llc_send(link, &m);
+	if (rc) {
+		WRITE_ONCE(link->llc_expect, 0);
+		goto out;
+	}
+	rc = smcr_llc_wait(link, &m);
+	if (rc == -ETIMEDOUT)
+		smcr_link_fail(link, SMCR_DOWN_LLC);
+out:
+	mutex_unlock(&link->llc_lock);
+	return rc;
+}
+
 /* Seconds between TEST LINK probes of every active link, 0 for none, if
  * not negative; by default net.smc.smcr_testlink_time decides
  */
@@ -423,7 +469,7 @@ void smcr_llc_testlink_work(struct work_struct *work)
 		return;
 	}
 	/* another LLC exchange is running: it proves the link as well */
-	if (READ_ONCE(link->llc_expect)) {
+	if (!mutex_trylock(&link->llc_lock)) {
 		smcr_llc_testlink_start(link);
 		return;
 	}
@@ -433,6 +479,9 @@ void smcr_llc_testlink_work(struct work_struct *work)
 	rc = smcr_llc_send(link, &m);
 	if (!rc)
 		rc = smcr_llc_wait(link, &m);
+	else
+		WRITE_ONCE(link->llc_expect, 0);
+	mutex_unlock(&link->llc_lock);
 	/* no answer, or not even a free send slot for the probe in
 	 * SMCR_WR_TX_WAIT (-EBUSY): the link does not carry traffic
 	 */

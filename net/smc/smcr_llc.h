@@ -12,6 +12,7 @@
 void smcr_llc_rx(struct smcr_link *link, const u8 *msg);
 void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
 void smcr_llc_delete_link(struct smcr_link *link);
+int smcr_llc_delete_rkeys(struct smcr_link *link, const u32 *rkeys, int n);
 void smcr_llc_testlink_start(struct smcr_link *link);
 void smcr_llc_testlink_work(struct work_struct *work);
 void smcr_llc_req_work(struct work_struct *work);

@@ -400,17 +400,17 @@ static void smcr_nl_str(char *to, const u8 *field, size_t len)
 static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 			     struct smcr_nl_lgr *info)
 {
-	struct ib_device *ibdev = lgr->link.port.dev->ibdev;
+	struct ib_device *ibdev = lgr->lnk[0].port.dev->ibdev;
 
 	memset(info, 0, sizeof(*info));
 	info->id = lgr->id;
 	info->conns = lgr->conns_num;
 	info->role = lgr->server ? SMCR_NL_ROLE_SERVER : SMCR_NL_ROLE_CLIENT;
-	info->type = READ_ONCE(lgr->link.state) == SMCR_LINK_ACTIVE ?
+	info->type = READ_ONCE(lgr->lnk[0].state) == SMCR_LINK_ACTIVE ?
 		     SMCR_NL_LGR_SINGLE : SMCR_NL_LGR_NONE;
 	info->buf_type = SMCR_NL_BUF_PHYS;
 	info->net_cookie = read_pnet(&ibdev->coredev.rdma_net)->net_cookie;
-	smcr_nl_str(info->pnetid, lgr->link.port.pnetid, SMCR_NL_PNETID_LEN);
+	smcr_nl_str(info->pnetid, lgr->lnk[0].port.pnetid, SMCR_NL_PNETID_LEN);
 	if (lgr->version != SMCR_CLC_V2)
 		return;
 	info->is_v2 = true;
@@ -479,7 +479,7 @@ static int smcr_nl_lgr_one(const struct smcr_lgr *lgr, void *arg)
 	if (smcr_nl_put_msg(d->skb, d->cb, SMC_NETLINK_GET_LGR_SMCR,
 			    SMC_GEN_LGR_SMCR, &smcr_nl_lgr_table, &d->lgr))
 		return -EMSGSIZE;
-	if (!d->links || !smcr_nl_link_info(&lgr->link, &d->link))
+	if (!d->links || !smcr_nl_link_info(&lgr->lnk[0], &d->link))
 		return 0;
 	if (smcr_nl_put_msg(d->skb, d->cb, SMC_NETLINK_GET_LINK_SMCR,
 			    SMC_GEN_LINK_SMCR, &smcr_nl_link_table, &d->link)) {
@@ -624,7 +624,7 @@ struct smcr_nl_dev_dump {
 static int smcr_nl_dev_usage(const struct smcr_lgr *lgr, void *arg)
 {
 	struct smcr_nl_dev_dump *d = arg;
-	const struct smcr_link *link = &lgr->link;
+	const struct smcr_link *link = &lgr->lnk[0];
 
 	if (link->port.dev != d->ibdev)
 		return 0;

@@ -165,7 +165,7 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 			rc = -ECONNRESET;
 			break;
 		}
-		link = &conn->lgr->link;
+		link = conn->link;
 		avail = smcr_rx_avail(conn) - (peek - conn->rx_cons);
 		if (!avail) {
 			if (copied >= target || smcr_rx_done(smc))
@@ -206,7 +206,7 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 		n = min_t(u64, min_t(u64, avail, len - copied),
 			  conn->rmb.size - off);
 		ib_dma_sync_single_for_cpu(link->port.dev->ibdev,
-					   conn->rmb.dma + off, n,
+					   conn->rmb.dma[link->idx] + off, n,
 					   DMA_FROM_DEVICE);
 		if (copy_to_iter(conn->rmb.cpu + off, n, &msg->msg_iter) != n) {
 			rc = -EFAULT;

@@ -214,6 +214,22 @@ DEFINE_SMCR_LGR_EVENT(smcr_lgr_free);
 /* a send buffer that writes may still read, kept until the QP goes */
 DEFINE_SMCR_LGR_EVENT(smcr_lgr_park_sndbuf);
 
+/* RMBs retired with a DELETE RKEY: rc 0 when the peer answered */
+TRACE_EVENT(smcr_lgr_retire_rmbs,
+	    TP_PROTO(const struct smcr_lgr *lgr, int rmbs, int rc),
+	    TP_ARGS(lgr, rmbs, rc),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u32, id)
+			     __field(int, rmbs)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->lgr = lgr;
+			   __entry->id = lgr->id;
+			   __entry->rmbs = rmbs;
+			   __entry->rc = rc;),
+	    TP_printk("lgr=%p id=%#x rmbs=%d rc=%d", __entry->lgr,
+		      __entry->id, __entry->rmbs, __entry->rc)
+);
+
 /* LLC message types (A.3), v1 and v2 */
 #define smcr_show_llc_type(t)						\
 	__print_symbolic(t,						\
@@ -271,6 +287,7 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_REG);
 TRACE_DEFINE_ENUM(SMCR_DOWN_CDC);
 TRACE_DEFINE_ENUM(SMCR_DOWN_PEER);
 TRACE_DEFINE_ENUM(SMCR_DOWN_TESTLINK);
+TRACE_DEFINE_ENUM(SMCR_DOWN_LLC);
 
 #define smcr_show_down_reason(r)					\
 	__print_symbolic(r,						\
@@ -280,7 +297,8 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_TESTLINK);
 		{ SMCR_DOWN_REG, "RMB registration failed" },		\
 		{ SMCR_DOWN_CDC, "CDC protocol violation" },		\
 		{ SMCR_DOWN_PEER, "peer's DELETE LINK" },		\
-		{ SMCR_DOWN_TESTLINK, "TEST LINK unanswered" })
+		{ SMCR_DOWN_TESTLINK, "TEST LINK unanswered" },	\
+		{ SMCR_DOWN_LLC, "LLC request unanswered" })
 
 /* Something that happened to a link, and a code for what: by default
  * why it went down

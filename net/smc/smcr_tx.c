@@ -105,7 +105,7 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 static int smcr_tx_stage(struct smcr_conn *conn, struct msghdr *msg,
 			 u32 len, struct ib_sge *sge)
 {
-	struct smcr_link *link = &conn->lgr->link;
+	struct smcr_link *link = conn->link;
 	u64 pos = conn->tx_prod;
 	u32 soff = do_div(pos, conn->sndbuf.size);
 
@@ -113,9 +113,9 @@ static int smcr_tx_stage(struct smcr_conn *conn, struct msghdr *msg,
 	    len)
 		return -EFAULT;
 	ib_dma_sync_single_for_device(link->port.dev->ibdev,
-				      conn->sndbuf.dma + soff, len,
+				      conn->sndbuf.dma[link->idx] + soff, len,
 				      DMA_TO_DEVICE);
-	sge->addr = conn->sndbuf.dma + soff;
+	sge->addr = conn->sndbuf.dma[link->idx] + soff;
 	sge->length = len;
 	sge->lkey = link->pd->local_dma_lkey;
 	return 0;
@@ -196,7 +196,7 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 			nwr++;
 		}
 		if (!nwr) {
-			smcr_wr_tx_put(&conn->lgr->link, idx);
+			smcr_wr_tx_put(conn->link, idx);
 			break;
 		}
 		if (conn->urg_tx_pending && sent == len) {

@@ -19,6 +19,12 @@
 #            smc_run on both sides)
 #   abort    the client is killed mid-transfer; the server ends, and a new
 #            connection works afterwards
+#   rkeys    Linux's client against our server: two rounds of 160
+#            connections open at once in one link group, 288 RMBs of ours
+#            in all (a round reuses 32 spares at most); none may fall
+#            back: Linux keeps the rkey of every RMB of its peer until a
+#            DELETE RKEY (A.3.7) names it, and declines a connection once
+#            255 are kept. Our DELETE RKEY requests are in our trace.
 #   noueid   one side without a user EID: fallback to TCP with Linux's
 #            reason code, all bytes delivered
 #   nodev    one side without an RDMA device: the same
@@ -216,6 +222,36 @@ abort() {
 	peer_pair "$srv" "after-abort-$srv" $((port + 2)) 4M
 }
 
+# rkeys: Linux's client opens ROUNDS x COUNT connections to our server,
+# COUNT at a time (smc_many.py under smc_run on both sides)
+rkeys() {
+	local round fb0 v0 f0 dr0 idle count=160
+	local param=/sys/module/smcr/parameters/lgr_idle_time
+	if [[ $WHO == ours ]]; then
+		fb0=$(fallbacks)
+		v0=$(v2_conns)
+		f0=$(first_contacts)
+		dr0=$(grep -cE 'smcr_llc: .* sent type=DELETE_RKEY(_V2)? request' $TRACE/trace)
+		# both rounds in one group: it must not end in between
+		idle=$(cat $param)
+		echo 600 >$param
+	fi
+	for round in 1 2; do
+		xpair a "rkeys$round" $((7640 + round)) 240 \
+			"$RUN" python3 "$PY/smc_many.py" server \
+			--port $((7640 + round)) --count $count -- \
+			"$RUN" python3 "$PY/smc_many.py" client \
+			--host "$SMCR_PEER_IP" --port $((7640 + round)) --count $count
+	done
+	[[ $WHO == ours ]] || return 0
+	echo "$idle" >$param
+	echo "# rkeys: $(($(grep -cE 'smcr_llc: .* sent type=DELETE_RKEY(_V2)? request' $TRACE/trace) - dr0)) DELETE RKEY requests sent"
+	tap_check "rkeys, ours serving: both rounds in one link group" \
+		test $(($(first_contacts) - f0)) -le 1
+	tap_check "rkeys, ours serving: $((2 * count)) SMC-Rv2 connections of Linux's client, no fallback" \
+		test $(($(v2_conns) - v0)) -eq $((2 * count)) -a $(($(fallbacks) - fb0)) -eq 0
+}
+
 # declined SRV PORT CODE WHAT: a connection falls back and still
 # delivers every byte; our side saw CODE as the reason, its own or the
 # peer's
@@ -314,6 +350,7 @@ for srv in a b; do
 	closing $srv
 	abort $srv
 done
+rkeys
 noueid
 nodev
 finish
