@@ -169,6 +169,8 @@ static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
  * smcr_cdc_rx() - a CDC message arrived on @link
  * @link: link
  * @msg: the message, SMCR_WR_SIZE bytes
+ * @ext: bytes past SMCR_WR_SIZE, none in a CDC message (A.4): ignored
+ * @ext_len: their number
  *
  * A server's connection is found from its Accept on, and its client may
  * write right after its Confirm: a message can come before the handshake
@@ -178,7 +180,8 @@ static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
  *
  * Context: softirq.
  */
-void smcr_cdc_rx(struct smcr_link *link, const u8 *msg)
+void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
+		 u32 ext_len)
 {
 	struct smcr_cdc_msg m;
 	struct smcr_conn *conn;

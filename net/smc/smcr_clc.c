@@ -29,6 +29,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_links.h"
 #include "smcr_llc.h"
 #include "smcr_stats.h"
 #include "smcr_sysctl.h"
@@ -502,13 +503,17 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 		smcr_ib_put_port(&lcl->port);
 		lgr = smcr_lgr_find(false, acc->version, acc->peer_id,
 				    acc->gid, acc->qpn, &smcr_lgr_client_lock);
-		if (!lgr) {
+		/* the server chose the link: the one of its QP */
+		link = lgr ? smcr_lgr_link_of_peer(lgr, acc->gid, acc->qpn) :
+			     NULL;
+		if (!link) {
 			mutex_unlock(&smcr_lgr_client_lock);
+			if (lgr)
+				smcr_lgr_put(lgr);
 			return SMCR_CLC_DECL_NOSRVLINK;
 		}
-		link = &lgr->lnk[0];
 	}
-	rc = smcr_conn_register(lgr, smc);
+	rc = smcr_conn_register(lgr, smc, link);
 	mutex_unlock(&smcr_lgr_client_lock);
 	if (rc) {
 		/* a new group goes with its last reference */
@@ -526,6 +531,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	else if (!rc)
 		/* the server may write as soon as it has our Confirm */
 		rc = smcr_buf_register(link, &smc->conn.rmb);
+	if (!rc && !acc->first_contact)
+		rc = smcr_links_confirm_rmb(smc);
 	if (rc) {
 		smcr_conn_undo(smc);
 		if (rc < 0)
@@ -776,8 +783,9 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		memcpy(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN);
 		memcpy(lgr->lnk[0].peer_mac, peer->mac, ETH_ALEN);
 	}
+	/* new connections start on the first link */
 	link = &lgr->lnk[0];
-	rc = smcr_conn_register(lgr, smc);
+	rc = smcr_conn_register(lgr, smc, link);
 	if (!rc)
 		ticket = smcr_lgr_hs_ticket(lgr);
 	mutex_unlock(&smcr_lgr_server_lock);
@@ -792,6 +800,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	/* the client may write as soon as it has our Accept */
 	if (!rc && !fc)
 		rc = smcr_buf_register(link, &smc->conn.rmb);
+	if (!rc && !fc)
+		rc = smcr_links_confirm_rmb(smc);
 	if (rc) {
 		smcr_conn_undo(smc);
 		rc = SMCR_CLC_DECL_MEM;
@@ -836,6 +846,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 			rc = smcr_llc_confirm_link_server(link);
 		if (rc)
 			rc = smcr_clc_server_declined(smc, buf) ?: rc;
+		else
+			smcr_links_start(lgr);
 	} else if (conf.qpn != link->peer_qpn) {
 		rc = -EPROTO;
 	}

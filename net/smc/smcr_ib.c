@@ -11,6 +11,7 @@
  */
 
 #include <linux/etherdevice.h>
+#include <linux/inetdevice.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
@@ -46,6 +47,27 @@ void smcr_ib_system_id(u8 *id)
 	mutex_unlock(&smcr_ib_lock);
 }
 
+/* Whether @gndev, the network device of a RoCE v2 GID @attr with an IPv4
+ * address, has an address in the subnet of @saddr
+ */
+static bool smcr_ib_gid_in_subnet(const struct ib_gid_attr *attr,
+				  struct net_device *gndev, __be32 saddr)
+{
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+
+	if (attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP ||
+	    !ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw))
+		return false;
+	in_dev = __in_dev_get_rcu(gndev);
+	if (!in_dev)
+		return false;
+	in_dev_for_each_ifa_rcu(ifa, in_dev)
+		if (inet_ifa_match(saddr, ifa))
+			return true;
+	return false;
+}
+
 /* The rank of the GID of the connection's own address on its device */
 #define SMCR_IB_RANK_BEST	6
 
@@ -53,14 +75,19 @@ void smcr_ib_system_id(u8 *id)
  * on @ndev: 0 not at all. On @ndev, the GID of the connection's own
  * address is best, a RoCE v1 GID next, any other last. With @any_ndev (a
  * PNET ID chose the port) the GIDs of other devices serve after those.
+ * With @saddr (a further link's port, smcr_ib_find_alt_port()), only a
+ * GID in its subnet serves.
  */
 static int smcr_ib_gid_rank(const struct ib_gid_attr *attr,
-			    const struct net_device *gndev,
+			    struct net_device *gndev,
 			    const struct net_device *ndev,
-			    const u8 *prefer_gid, bool any_ndev)
+			    const u8 *prefer_gid, bool any_ndev, __be32 saddr)
 {
 	int rank;
 
+	if (saddr)
+		return smcr_ib_gid_in_subnet(attr, gndev, saddr) ?
+		       SMCR_IB_RANK_BEST : 0;
 	if (gndev != ndev && !any_ndev)
 		return 0;
 	if (prefer_gid && !memcmp(attr->gid.raw, prefer_gid, SMCR_CLC_GID_LEN))
@@ -72,7 +99,8 @@ static int smcr_ib_gid_rank(const struct ib_gid_attr *attr,
 
 static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
 			       struct net_device *ndev, const u8 *prefer_gid,
-			       bool any_ndev, struct smcr_ib_port *port)
+			       bool any_ndev, __be32 saddr,
+			       struct smcr_ib_port *port)
 {
 	const struct ib_gid_attr *attr;
 	struct net_device *gndev;
@@ -91,7 +119,7 @@ static int smcr_ib_port_lookup(struct ib_device *ibdev, u32 portnum,
 		gndev = rdma_read_gid_attr_ndev_rcu(attr);
 		rank = IS_ERR(gndev) ? 0 :
 		       smcr_ib_gid_rank(attr, gndev, ndev, prefer_gid,
-					any_ndev);
+					any_ndev, saddr);
 		if (rank > best) {
 			best = rank;
 			memcpy(port->gid, attr->gid.raw, sizeof(port->gid));
@@ -146,7 +174,7 @@ int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
 			    (pnetid && !smcr_ib_port_in(dev, p, pnetid)))
 				continue;
 			rc = smcr_ib_port_lookup(dev->ibdev, p, ndev,
-						 prefer_gid, !!pnetid, port);
+						 prefer_gid, !!pnetid, 0, port);
 			if (!rc)
 				goto found;
 		}
@@ -165,6 +193,75 @@ found:
 out:
 	mutex_unlock(&smcr_ib_lock);
 	return rc;
+}
+
+/**
+ * smcr_ib_find_alt_port() - a port of another device for a further link
+ * @cur: the port of the group's first link
+ * @v2: SMC-Rv2 group: the port needs a RoCE v2 GID with an IPv4 address,
+ *	on a network device with an address in the subnet of @cur's GID,
+ *	as Linux's smc.ko requires of a second link. SMC-Rv1: the same if
+ *	@cur's GID is such a one (RoCE v2 devices), else any GID, RoCE v1
+ *	first.
+ * @alt: filled as by smcr_ib_find_port(), with a device reference
+ *
+ * The port must be on @cur's physical network: the same PNET ID, or none
+ * on both, as Linux compares them.
+ *
+ * Context: process.
+ * Return: 0, or -ENODEV when no other device qualifies.
+ */
+int smcr_ib_find_alt_port(const struct smcr_ib_port *cur, bool v2,
+			  struct smcr_ib_port *alt)
+{
+	static const u8 none[SMCR_PNETID_LEN];
+	struct smcr_ibdev *dev;
+	__be32 saddr = 0;
+	int rc = -ENODEV;
+	const u8 *pnetid;
+	u32 p;
+
+	/* an IPv4-mapped GID ends in the address */
+	if (v2 || ipv6_addr_v4mapped((const struct in6_addr *)cur->gid))
+		memcpy(&saddr, cur->gid + SMCR_CLC_GID_LEN - 4, 4);
+	mutex_lock(&smcr_ib_lock);
+	list_for_each_entry(dev, &smcr_ibdevs, list) {
+		if (dev == cur->dev)
+			continue;
+		rdma_for_each_port(dev->ibdev, p) {
+			pnetid = p <= SMCR_PNET_PORTS ? dev->pnetid[p - 1] :
+							none;
+			if (!rdma_protocol_roce(dev->ibdev, p) ||
+			    !smcr_pnet_match(pnetid, cur->pnetid))
+				continue;
+			rc = smcr_ib_port_lookup(dev->ibdev, p, NULL, NULL,
+						 true, saddr, alt);
+			if (!rc)
+				goto found;
+		}
+	}
+	goto out;
+found:
+	alt->dev = dev;
+	memcpy(alt->pnetid, pnetid, SMCR_PNETID_LEN);
+	dev->links++;
+out:
+	mutex_unlock(&smcr_ib_lock);
+	return rc;
+}
+
+/**
+ * smcr_ib_get_port() - another reference on a port's device
+ * @port: port with a device
+ * @copy: becomes a copy of @port holding its own reference
+ */
+void smcr_ib_get_port(const struct smcr_ib_port *port,
+		      struct smcr_ib_port *copy)
+{
+	mutex_lock(&smcr_ib_lock);
+	*copy = *port;
+	port->dev->links++;
+	mutex_unlock(&smcr_ib_lock);
 }
 
 /**

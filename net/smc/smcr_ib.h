@@ -56,6 +56,10 @@ struct smcr_ib_port {
 /* smcr_ib.c */
 int smcr_ib_find_port(struct net_device *ndev, const u8 *prefer_gid,
 		      const u8 *pnetid, struct smcr_ib_port *port);
+int smcr_ib_find_alt_port(const struct smcr_ib_port *cur, bool v2,
+			  struct smcr_ib_port *alt);
+void smcr_ib_get_port(const struct smcr_ib_port *port,
+		      struct smcr_ib_port *copy);
 void smcr_ib_put_port(struct smcr_ib_port *port);
 int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
 		 void *arg);

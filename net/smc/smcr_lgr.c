@@ -6,10 +6,12 @@
  * link group with one link; later connections to the same peer reuse it
  * (no new QP), up to SMCR_LGR_CONNS_MAX of them (§3.5.3: then a new group).
  * A group without connections stays a while for the next one, then goes.
+ * A group may get a second link (smcr_links.c): entries of lgr->lnk.
  *
  * Each connection has an RMB element the peer writes into, registered for
- * remote write with a fast-registration work request on the link, and a
- * send buffer its RDMA writes are read from (§2.4, §4.1).
+ * remote write with a fast-registration work request on each link, and a
+ * send buffer its RDMA writes are read from (§2.4, §4.1); every buffer is
+ * mapped on every link of its group.
  */
 
 #include <linux/debugfs.h>
@@ -69,6 +71,7 @@ MODULE_PARM_DESC(lgr_idle_time,
 		 "Seconds a link group without connections stays (1..3600; default 10)");
 
 static void smcr_lgr_rkey_work(struct work_struct *work);
+static void smcr_lgr_unmap_link(struct smcr_lgr *lgr, struct smcr_link *link);
 
 static unsigned long smcr_lgr_idle(void)
 {
@@ -157,17 +160,24 @@ static void smcr_buf_free_slots(struct smcr_lgr *lgr,
 static void smcr_lgr_release(struct kref *kref)
 {
 	struct smcr_lgr *lgr = container_of(kref, struct smcr_lgr, kref);
+	int i;
 
 	trace_smcr_lgr_free(lgr);
-	cancel_delayed_work_sync(&lgr->lnk[0].testlink_work);
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		if (lgr->lnk[i].lgr)
+			cancel_delayed_work_sync(&lgr->lnk[i].testlink_work);
 	/* memory regions go before their protection domain */
 	smcr_buf_free_slots(lgr, &lgr->retiring, DMA_FROM_DEVICE);
 	smcr_buf_free_slots(lgr, &lgr->spare_rmbs.list, DMA_FROM_DEVICE);
 	smcr_buf_free_slots(lgr, &lgr->spare_sndbufs.list, DMA_TO_DEVICE);
-	smcr_link_clear(&lgr->lnk[0]);
-	/* the QP is gone: no write reads the parked send buffers any more */
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		if (lgr->lnk[i].lgr)
+			smcr_link_clear(&lgr->lnk[i]);
+	/* the QPs are gone: no write reads the parked send buffers any more */
 	smcr_buf_free_slots(lgr, &lgr->parked, DMA_TO_DEVICE);
-	smcr_ib_put_port(&lgr->lnk[0].port);
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		smcr_ib_put_port(&lgr->lnk[i].port);
+	kfree(lgr->rtokens);
 	xa_destroy(&lgr->conns);
 	kfree(lgr);
 }
@@ -244,16 +254,45 @@ static void smcr_link_fail_work(struct work_struct *work)
 	smcr_lgr_put(link->lgr);
 }
 
-/* Whether @lgr is a group of ours in @server's role and @version to the
- * peer with @peer_id whose end of the link has @peer_gid
+/**
+ * smcr_lgr_link_of_peer() - the active link of a group to a peer's QP
+ * @lgr: group
+ * @peer_gid: the GID of the peer's end
+ * @peer_qpn: the peer's QP number
+ *
+ * Return: the link, or NULL.
  */
-static bool smcr_lgr_same_peer(const struct smcr_lgr *lgr, bool server,
-			       u8 version, const u8 *peer_id,
-			       const u8 *peer_gid)
+struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
+					const u8 *peer_gid, u32 peer_qpn)
 {
-	return lgr->server == server && lgr->version == version &&
-	       !memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN) &&
-	       !memcmp(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN);
+	struct smcr_link *link;
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		link = &lgr->lnk[i];
+		if (link->lgr && READ_ONCE(link->state) == SMCR_LINK_ACTIVE &&
+		    link->peer_qpn == peer_qpn &&
+		    !memcmp(link->peer_gid, peer_gid, SMCR_CLC_GID_LEN))
+			return link;
+	}
+	return NULL;
+}
+
+/* Whether @lgr is a group of ours in @server's role and @version to the
+ * peer with @peer_id whose end of the first link has @peer_gid, or, with
+ * @peer_qpn, whose QP of any active link is that one
+ */
+static bool smcr_lgr_same_peer(struct smcr_lgr *lgr, bool server,
+			       u8 version, const u8 *peer_id,
+			       const u8 *peer_gid, u32 peer_qpn)
+{
+	if (lgr->server != server || lgr->version != version ||
+	    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN))
+		return false;
+	if (peer_qpn && smcr_lgr_link_of_peer(lgr, peer_gid, peer_qpn))
+		return true;
+	return !memcmp(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN) &&
+	       (!peer_qpn || lgr->lnk[0].peer_qpn == peer_qpn);
 }
 
 /* A listed group to the peer that is active, else one still being set
@@ -271,10 +310,9 @@ static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		state = READ_ONCE(lgr->lnk[0].state);
 		if (!smcr_lgr_same_peer(lgr, server, version, peer_id,
-					peer_gid) ||
+					peer_gid, peer_qpn) ||
 		    lgr->terminating || state == SMCR_LINK_DOWN ||
-		    lgr->conns_num >= SMCR_LGR_CONNS_MAX ||
-		    (peer_qpn && lgr->lnk[0].peer_qpn != peer_qpn))
+		    lgr->conns_num >= SMCR_LGR_CONNS_MAX)
 			continue;
 		if (state == SMCR_LINK_ACTIVE) {
 			found = lgr;
@@ -335,7 +373,7 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 /* A listed server group to the same peer as @new whose handshakes are not
  * all done, with a reference, and the ticket that follows its last one
  */
-static struct smcr_lgr *smcr_lgr_hs_pending(const struct smcr_lgr *new,
+static struct smcr_lgr *smcr_lgr_hs_pending(struct smcr_lgr *new,
 					    u32 *ticket)
 {
 	struct smcr_lgr *lgr, *found = NULL;
@@ -345,7 +383,7 @@ static struct smcr_lgr *smcr_lgr_hs_pending(const struct smcr_lgr *new,
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		if (lgr == new ||
 		    !smcr_lgr_same_peer(lgr, true, new->version, new->peer_id,
-					new->lnk[0].peer_gid) ||
+					new->lnk[0].peer_gid, 0) ||
 		    READ_ONCE(lgr->hs_turn) == lgr->hs_next)
 			continue;
 		found = lgr;	/* the newest: it comes after the others */
@@ -429,6 +467,82 @@ void smcr_lgr_hs_done(struct smcr_lgr *lgr, u32 ticket)
 }
 
 /**
+ * smcr_lgr_link_new() - set up a link of a group
+ * @lgr: group
+ * @idx: index of a free entry of @lgr->lnk
+ * @link_id: the link's number (A.3.1)
+ * @port: local end; the link takes over its device reference, also on
+ *	failure (@port->dev is cleared)
+ *
+ * The link's QP is in INIT with its receives posted, SMCR_LINK_ACTIVATING.
+ * A link that failed to come up goes with smcr_lgr_link_free().
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_lgr_link_new(struct smcr_lgr *lgr, int idx, u8 link_id,
+		      struct smcr_ib_port *port)
+{
+	struct smcr_link *link = &lgr->lnk[idx];
+	int rc;
+
+	memset(link, 0, sizeof(*link));
+	link->lgr = lgr;
+	link->port = *port;
+	port->dev = NULL;		/* the link holds the reference now */
+	link->idx = idx;
+	link->link_id = link_id;
+	INIT_WORK(&link->fail_work, smcr_link_fail_work);
+	INIT_DELAYED_WORK(&link->testlink_work, smcr_llc_testlink_work);
+	INIT_WORK(&link->llc_work, smcr_llc_req_work);
+	spin_lock_init(&link->llc_req_lock);
+	rc = smcr_link_init(link, lgr->version, lgr->uses_gateway);
+	if (rc) {
+		smcr_ib_put_port(&link->port);
+		link->lgr = NULL;
+		return rc;
+	}
+	/* netlink dumps read the links under the group's lock */
+	spin_lock_bh(&lgr->lock);
+	WRITE_ONCE(link->state, SMCR_LINK_ACTIVATING);
+	spin_unlock_bh(&lgr->lock);
+	return 0;
+}
+
+/**
+ * smcr_lgr_link_free() - take a further link that did not come up off
+ *	its group
+ * @link: link from smcr_lgr_link_new(), not @lgr->lnk[0], no connection
+ *	on it
+ *
+ * The group's buffers leave it first, then its QP and its device.
+ *
+ * Context: process, under @link->lgr->links_lock.
+ */
+void smcr_lgr_link_free(struct smcr_link *link)
+{
+	struct smcr_lgr *lgr = link->lgr;
+
+	lockdep_assert_held(&lgr->links_lock);
+	/* down, but not failed: that would end the group */
+	WRITE_ONCE(link->state, SMCR_LINK_DOWN);
+	trace_smcr_link_down(link, SMCR_DOWN_ADD);
+	cancel_delayed_work_sync(&link->testlink_work);
+	/* queued before the link went down: the group's reference */
+	if (cancel_work_sync(&link->llc_work))
+		smcr_lgr_put(lgr);
+	if (cancel_work_sync(&link->fail_work))
+		smcr_lgr_put(lgr);
+	smcr_link_stop(link);
+	smcr_lgr_unmap_link(lgr, link);
+	smcr_link_clear(link);
+	smcr_ib_put_port(&link->port);
+	/* netlink dumps read the links under the group's lock */
+	spin_lock_bh(&lgr->lock);
+	memset(link, 0, sizeof(*link));
+	spin_unlock_bh(&lgr->lock);
+}
+
+/**
  * smcr_lgr_create() - a new group with one link on @port
  * @server: our role
  * @version: SMC-R version, SMCR_CLC_V1 or SMCR_CLC_V2
@@ -470,20 +584,9 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 					    &smcr_lgr_last_id);
 	} while (!lgr->id);
 	memcpy(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN);
-	lgr->lnk[0].lgr = lgr;
-	lgr->lnk[0].port = *port;
-	port->dev = NULL;		/* the link holds the reference now */
-	lgr->lnk[0].idx = 0;
-	lgr->lnk[0].link_id = 1;
-	lgr->lnk[0].state = SMCR_LINK_ACTIVATING;
-	INIT_WORK(&lgr->lnk[0].fail_work, smcr_link_fail_work);
-	INIT_DELAYED_WORK(&lgr->lnk[0].testlink_work, smcr_llc_testlink_work);
-	INIT_WORK(&lgr->lnk[0].llc_work, smcr_llc_req_work);
-	spin_lock_init(&lgr->lnk[0].llc_req_lock);
-
-	rc = smcr_link_init(&lgr->lnk[0], version, uses_gateway);
+	mutex_init(&lgr->links_lock);
+	rc = smcr_lgr_link_new(lgr, 0, 1, port);
 	if (rc) {
-		smcr_ib_put_port(&lgr->lnk[0].port);
 		kfree(lgr);
 		return ERR_PTR(rc);
 	}
@@ -578,12 +681,15 @@ static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
 static bool smcr_lgr_mark_terminating(struct smcr_lgr *lgr)
 {
 	bool first;
+	int i;
 
 	spin_lock_bh(&lgr->lock);
 	first = !lgr->terminating;
 	if (first) {
 		lgr->terminating = true;
-		WRITE_ONCE(lgr->lnk[0].state, SMCR_LINK_DOWN);
+		for (i = 0; i < SMCR_LINKS_MAX; i++)
+			if (lgr->lnk[i].lgr)
+				WRITE_ONCE(lgr->lnk[i].state, SMCR_LINK_DOWN);
 	}
 	spin_unlock_bh(&lgr->lock);
 	return first;
@@ -592,10 +698,16 @@ static bool smcr_lgr_mark_terminating(struct smcr_lgr *lgr)
 /* The second half: its connections aborted, the group unlisted */
 static void smcr_lgr_end(struct smcr_lgr *lgr)
 {
+	int i;
+
 	trace_smcr_lgr_terminate(lgr);
 	smcr_lgr_abort_conns(lgr);
-	wake_up_all(&lgr->lnk[0].tx_wait);
-	complete_all(&lgr->lnk[0].llc_done);
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		if (!lgr->lnk[i].lgr)
+			continue;
+		wake_up_all(&lgr->lnk[i].tx_wait);
+		complete_all(&lgr->lnk[i].llc_done);
+	}
 	if (smcr_lgr_unlist(lgr))
 		smcr_lgr_put(lgr);
 }
@@ -644,6 +756,18 @@ static void smcr_lgr_detach_conns(struct smcr_lgr *lgr)
 	}
 }
 
+/* Whether a link of @lgr is on @dev; Context: under smcr_lgrs_lock */
+static bool smcr_lgr_uses_dev(const struct smcr_lgr *lgr,
+			      const struct smcr_ibdev *dev)
+{
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		if (READ_ONCE(lgr->lnk[i].port.dev) == dev)
+			return true;
+	return false;
+}
+
 /**
  * smcr_lgr_terminate_all() - end every group, or those on one device
  * @dev: device going away, or NULL for all (module unload)
@@ -660,7 +784,7 @@ void smcr_lgr_terminate_all(struct smcr_ibdev *dev)
 	for (;;) {
 		spin_lock_bh(&smcr_lgrs_lock);
 		list_for_each_entry(lgr, &smcr_lgrs, list)
-			if (!dev || lgr->lnk[0].port.dev == dev)
+			if (!dev || smcr_lgr_uses_dev(lgr, dev))
 				goto found;
 		spin_unlock_bh(&smcr_lgrs_lock);
 		return;
@@ -696,10 +820,12 @@ void smcr_lgr_link_down(struct smcr_link *link)
  * @lgr: group, referenced by the caller; the connection takes over the
  *	reference
  * @smc: the connection's socket
+ * @link: the link of @lgr it sends on
  *
  * Return: 0, or -ENOSPC when the group is full or ending.
  */
-int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
+int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
+		       struct smcr_link *link)
 {
 	struct smcr_conn *conn = &smc->conn;
 	u32 token;
@@ -720,7 +846,7 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc)
 	conn->token = token;
 	spin_lock(&conn->lock);
 	conn->lgr = lgr;
-	conn->link = &lgr->lnk[0];
+	conn->link = link;
 	spin_unlock(&conn->lock);
 	spin_unlock_bh(&lgr->lock);
 	smcr_lgr_cancel_free(lgr, false);
@@ -771,6 +897,7 @@ static void smcr_buf_leave(struct smcr_lgr *lgr,
 	struct smcr_buf_slot *old = NULL;
 	bool kept = false, queue = false;
 
+	lockdep_assert_held(&lgr->links_lock);
 	if ((spares || retire) && slot && buf->cpu && buf->mapped) {
 		spin_lock_bh(&lgr->lock);
 		if (smcr_lgr_keeps_bufs(lgr)) {
@@ -816,6 +943,7 @@ static void smcr_buf_retired(struct smcr_lgr *lgr, struct smcr_buf_slot *slot,
 	struct smcr_buf_slot *old = NULL;
 	bool kept = false;
 
+	lockdep_assert_held(&lgr->links_lock);
 	if (answered && slot->spare) {
 		spin_lock_bh(&lgr->lock);
 		if (smcr_lgr_keeps_bufs(lgr)) {
@@ -848,6 +976,8 @@ static void smcr_lgr_rkey_work(struct work_struct *work)
 	int n, rc;
 
 	for (;;) {
+		/* the batch's regions stay on every link until it is done */
+		mutex_lock(&lgr->links_lock);
 		n = 0;
 		spin_lock_bh(&lgr->lock);
 		list_for_each_entry_safe(slot, tmp, &lgr->retiring, list) {
@@ -859,14 +989,17 @@ static void smcr_lgr_rkey_work(struct work_struct *work)
 		if (!n)
 			lgr->rkey_work_queued = false;
 		spin_unlock_bh(&lgr->lock);
+		if (n) {
+			rc = smcr_llc_delete_rkeys(link, rkeys, n);
+			trace_smcr_lgr_retire_rmbs(lgr, n, rc);
+			list_for_each_entry_safe(slot, tmp, &batch, list) {
+				list_del(&slot->list);
+				smcr_buf_retired(lgr, slot, !rc);
+			}
+		}
+		mutex_unlock(&lgr->links_lock);
 		if (!n)
 			break;
-		rc = smcr_llc_delete_rkeys(link, rkeys, n);
-		trace_smcr_lgr_retire_rmbs(lgr, n, rc);
-		list_for_each_entry_safe(slot, tmp, &batch, list) {
-			list_del(&slot->list);
-			smcr_buf_retired(lgr, slot, !rc);
-		}
 	}
 	/* the reference taken when the work was queued */
 	smcr_lgr_put(lgr);
@@ -889,6 +1022,7 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	struct smcr_buf_slot *slot;
 	bool keep;
 
+	mutex_lock(&lgr->links_lock);
 	/* a spare RMB is registered wherever it is mapped */
 	keep = rmb_done && conn->rmb.registered == conn->rmb.mapped;
 	slot = conn->rmb_slot;
@@ -905,10 +1039,11 @@ static void smcr_conn_free_bufs(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		list_add_tail(&slot->list, &lgr->parked);
 		spin_unlock_bh(&lgr->lock);
 		trace_smcr_lgr_park_sndbuf(lgr);
-		return;
+	} else {
+		smcr_buf_leave(lgr, tx_busy ? NULL : &lgr->spare_sndbufs, slot,
+			       &conn->sndbuf, smc->memcg, DMA_TO_DEVICE);
 	}
-	smcr_buf_leave(lgr, tx_busy ? NULL : &lgr->spare_sndbufs, slot,
-		       &conn->sndbuf, smc->memcg, DMA_TO_DEVICE);
+	mutex_unlock(&lgr->links_lock);
 }
 
 /**
@@ -1072,6 +1207,34 @@ static int smcr_buf_get(struct smcr_link *link, struct smcr_buf *buf,
 	return 0;
 }
 
+/* Whether @link carries or is about to carry traffic: buffers of its
+ * group are mapped on it
+ */
+static bool smcr_link_in_use(const struct smcr_link *link)
+{
+	int state = READ_ONCE(link->state);
+
+	return link->lgr &&
+	       (state == SMCR_LINK_ACTIVATING || state == SMCR_LINK_ACTIVE);
+}
+
+/* Map @buf on every link of @lgr in use it is not mapped on yet */
+static int smcr_buf_map_links(struct smcr_lgr *lgr, struct smcr_buf *buf,
+			      enum dma_data_direction dir)
+{
+	int i, rc;
+
+	lockdep_assert_held(&lgr->links_lock);
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		if (!smcr_link_in_use(&lgr->lnk[i]))
+			continue;
+		rc = smcr_buf_map(&lgr->lnk[i], buf, dir);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* A spare of the group of @size, charged to @memcg, taken into @buf:
  * its slot, or NULL if none fits
  */
@@ -1113,22 +1276,28 @@ static int smcr_buf_obtain(struct smcr_sock *smc,
 {
 	struct smcr_link *link = smc->conn.link;
 	struct smcr_lgr *lgr = smc->conn.lgr;
+	int rc;
 
 	*slot = smcr_buf_take_spare(lgr, spares, size, smc->memcg, buf);
 	*reused = !!*slot;
 	if (*slot) {
-		if (dir == DMA_TO_DEVICE) {
+		/* on the group's links, also one added since it was used */
+		rc = smcr_buf_map_links(lgr, buf, dir);
+		if (!rc && dir == DMA_TO_DEVICE) {
 			memset(buf->cpu, 0, size);
 			ib_dma_sync_single_for_device(link->port.dev->ibdev,
 						      buf->dma[link->idx],
 						      size, dir);
 		}
-		return 0;
+		return rc;
 	}
 	*slot = kzalloc(sizeof(**slot), GFP_KERNEL);
 	if (!*slot)
 		return -ENOMEM;
-	return smcr_buf_get(link, buf, size, dir, smc->memcg);
+	rc = smcr_buf_get(link, buf, size, dir, smc->memcg);
+	if (!rc)
+		rc = smcr_buf_map_links(lgr, buf, dir);
+	return rc;
 }
 
 /**
@@ -1153,6 +1322,7 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 	bool rmb_reused, sndbuf_reused;
 	int rc;
 
+	mutex_lock(&lgr->links_lock);
 	rc = smcr_buf_obtain(smc, &lgr->spare_rmbs, &conn->rmb,
 			     &conn->rmb_slot,
 			     smcr_buf_size(sk, READ_ONCE(sk->sk_rcvbuf),
@@ -1164,6 +1334,7 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 				     smcr_buf_size(sk, READ_ONCE(sk->sk_sndbuf),
 						   SOCK_SNDBUF_LOCK),
 				     DMA_TO_DEVICE, &sndbuf_reused);
+	mutex_unlock(&lgr->links_lock);
 	if (rc)
 		return rc;
 	smcr_stats_buf(smc, true, conn->rmb.size, rmb_reused);
@@ -1184,16 +1355,17 @@ static void smcr_buf_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * smcr_buf_register() - register an RMB for remote writes on @link
+ * smcr_buf_register_locked() - register an RMB for remote writes on @link
  * @link: link in RTS
- * @buf: RMB from smcr_buf_alloc()
+ * @buf: RMB of @link's group, mapped on @link
  *
- * A spare RMB taken over from an earlier connection is registered already.
+ * An RMB registered on @link already (a spare) is left as it is.
  *
- * Context: process; waits for the registration to complete.
+ * Context: process, under @link->lgr->links_lock; waits for the
+ * registration to complete.
  * Return: 0 or a negative errno.
  */
-int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
+int smcr_buf_register_locked(struct smcr_link *link, struct smcr_buf *buf)
 {
 	struct ib_reg_wr wr = {
 		.wr = {
@@ -1207,8 +1379,11 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	};
 	int rc;
 
+	lockdep_assert_held(&link->lgr->links_lock);
 	if (buf->registered & BIT(link->idx))
 		return 0;
+	if (!(buf->mapped & BIT(link->idx)) || !buf->mr[link->idx])
+		return -EINVAL;
 	mutex_lock(&link->reg_lock);
 	link->reg_cqe.done = smcr_buf_reg_done;
 	reinit_completion(&link->reg_done);
@@ -1226,6 +1401,176 @@ int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
 	else
 		buf->registered |= BIT(link->idx);
 	return rc;
+}
+
+/**
+ * smcr_buf_register() - register an RMB for remote writes on @link
+ * @link: link in RTS
+ * @buf: RMB from smcr_buf_alloc()
+ *
+ * Context: process; waits for the registration to complete.
+ * Return: 0 or a negative errno.
+ */
+int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf)
+{
+	int rc;
+
+	mutex_lock(&link->lgr->links_lock);
+	rc = smcr_buf_register_locked(link, buf);
+	mutex_unlock(&link->lgr->links_lock);
+	return rc;
+}
+
+/* A buffer for smcr_lgr_visit_bufs(), and its direction */
+struct smcr_lgr_buf_ref {
+	struct smcr_buf			*buf;
+	enum dma_data_direction		dir;
+};
+
+static void smcr_lgr_buf_add(struct smcr_lgr_buf_ref *bufs, int *n, int max,
+			     struct smcr_buf *buf, enum dma_data_direction dir)
+{
+	if (*n < max && buf->cpu) {
+		bufs[*n].buf = buf;
+		bufs[*n].dir = dir;
+		(*n)++;
+	}
+}
+
+typedef int (*smcr_lgr_buf_fn)(struct smcr_link *link, struct smcr_buf *buf,
+			       enum dma_data_direction dir);
+
+/* Call @fn for @link and each buffer of @lgr that can carry data: those
+ * of its connections, its spares and its retiring RMBs (not the parked
+ * send buffers, which only wait for the QPs to go)
+ */
+static int smcr_lgr_visit_bufs(struct smcr_lgr *lgr, smcr_lgr_buf_fn fn,
+			       struct smcr_link *link)
+{
+	struct smcr_lgr_buf_ref *bufs;
+	struct smcr_buf_slot *slot;
+	unsigned long token;
+	struct smcr_sock *smc;
+	int n = 0, max, i, rc = 0;
+
+	lockdep_assert_held(&lgr->links_lock);
+	/* what there is cannot change under links_lock: buffers are made
+	 * and freed under it
+	 */
+	spin_lock_bh(&lgr->lock);
+	max = 2 * lgr->conns_num + lgr->spare_rmbs.num + lgr->spare_sndbufs.num;
+	list_for_each_entry(slot, &lgr->retiring, list)
+		max++;
+	spin_unlock_bh(&lgr->lock);
+	bufs = kcalloc(max ?: 1, sizeof(*bufs), GFP_KERNEL);
+	if (!bufs)
+		return -ENOMEM;
+	spin_lock_bh(&lgr->lock);
+	xa_for_each(&lgr->conns, token, smc) {
+		smcr_lgr_buf_add(bufs, &n, max, &smc->conn.rmb,
+				 DMA_FROM_DEVICE);
+		smcr_lgr_buf_add(bufs, &n, max, &smc->conn.sndbuf,
+				 DMA_TO_DEVICE);
+	}
+	list_for_each_entry(slot, &lgr->spare_rmbs.list, list)
+		smcr_lgr_buf_add(bufs, &n, max, &slot->buf, DMA_FROM_DEVICE);
+	list_for_each_entry(slot, &lgr->retiring, list)
+		smcr_lgr_buf_add(bufs, &n, max, &slot->buf, DMA_FROM_DEVICE);
+	list_for_each_entry(slot, &lgr->spare_sndbufs.list, list)
+		smcr_lgr_buf_add(bufs, &n, max, &slot->buf, DMA_TO_DEVICE);
+	spin_unlock_bh(&lgr->lock);
+	for (i = 0; i < n && !rc; i++)
+		rc = fn(link, bufs[i].buf, bufs[i].dir);
+	kfree(bufs);
+	return rc;
+}
+
+static int smcr_lgr_map_one(struct smcr_link *link, struct smcr_buf *buf,
+			    enum dma_data_direction dir)
+{
+	return smcr_buf_map(link, buf, dir);
+}
+
+static int smcr_lgr_unmap_one(struct smcr_link *link, struct smcr_buf *buf,
+			      enum dma_data_direction dir)
+{
+	smcr_buf_unmap(link, buf, dir);
+	return 0;
+}
+
+static int smcr_lgr_register_one(struct smcr_link *link,
+				 struct smcr_buf *buf,
+				 enum dma_data_direction dir)
+{
+	return dir == DMA_FROM_DEVICE ? smcr_buf_register_locked(link, buf) :
+					0;
+}
+
+/**
+ * smcr_lgr_map_link() - map every buffer of a group on a new link
+ * @lgr: group
+ * @link: its new link; RMBs get a memory region, not registered yet
+ *
+ * Context: process, under @lgr->links_lock.
+ * Return: 0 or a negative errno.
+ */
+int smcr_lgr_map_link(struct smcr_lgr *lgr, struct smcr_link *link)
+{
+	return smcr_lgr_visit_bufs(lgr, smcr_lgr_map_one, link);
+}
+
+/**
+ * smcr_lgr_register_link() - register every RMB of a group on a new link
+ * @lgr: group
+ * @link: its new link, in RTS, its buffers mapped (smcr_lgr_map_link())
+ *
+ * Context: process, under @lgr->links_lock.
+ * Return: 0 or a negative errno.
+ */
+int smcr_lgr_register_link(struct smcr_lgr *lgr, struct smcr_link *link)
+{
+	return smcr_lgr_visit_bufs(lgr, smcr_lgr_register_one, link);
+}
+
+/* Take every buffer of @lgr off @link: regions and mappings */
+static void smcr_lgr_unmap_link(struct smcr_lgr *lgr, struct smcr_link *link)
+{
+	struct smcr_buf_slot *slot;
+
+	smcr_lgr_visit_bufs(lgr, smcr_lgr_unmap_one, link);
+	/* parked send buffers too: the link's QP is gone */
+	spin_lock_bh(&lgr->lock);
+	list_for_each_entry(slot, &lgr->parked, list)
+		smcr_buf_unmap(link, &slot->buf, DMA_TO_DEVICE);
+	spin_unlock_bh(&lgr->lock);
+}
+
+/**
+ * smcr_lgr_rmbs() - the RMBs of a group, for their rkeys on a new link
+ * @lgr: group
+ * @rmbs: filled with up to @max of them, those of connections first
+ * @max: room in @rmbs
+ *
+ * Context: process, under @lgr->links_lock, which keeps them.
+ * Return: how many.
+ */
+int smcr_lgr_rmbs(struct smcr_lgr *lgr, struct smcr_buf **rmbs, int max)
+{
+	struct smcr_buf_slot *slot;
+	unsigned long token;
+	struct smcr_sock *smc;
+	int n = 0;
+
+	lockdep_assert_held(&lgr->links_lock);
+	spin_lock_bh(&lgr->lock);
+	xa_for_each(&lgr->conns, token, smc)
+		if (n < max && smc->conn.rmb.cpu)
+			rmbs[n++] = &smc->conn.rmb;
+	list_for_each_entry(slot, &lgr->spare_rmbs.list, list)
+		if (n < max)
+			rmbs[n++] = &slot->buf;
+	spin_unlock_bh(&lgr->lock);
+	return n;
 }
 
 /**

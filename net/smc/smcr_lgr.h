@@ -83,6 +83,25 @@ struct smcr_buf_spares {
 	int			num;
 };
 
+/* RMBs of the peer a group keeps the rkeys of, as Linux's smc.ko does */
+#define SMCR_LGR_RTOKENS	255
+
+/**
+ * struct smcr_rtoken - one RMB of the peer, on each link of the group
+ * @links: bit i set: @rkey[i] and @vaddr[i] on link i are known
+ * @rkey: its rkey on each link
+ * @vaddr: its address on each link
+ *
+ * Learnt from ADD LINK CONTINUATION or a version 2 ADD LINK's extension
+ * (A.3.3) and CONFIRM RKEY (A.3.5), forgotten on DELETE RKEY (A.3.7):
+ * what a connection needs to move to another link.
+ */
+struct smcr_rtoken {
+	u8	links;
+	u32	rkey[SMCR_LINKS_MAX];
+	u64	vaddr[SMCR_LINKS_MAX];
+};
+
 /**
  * struct smcr_lgr - a link group: the links to one peer (§2.3, §3.5)
  * @list: link in the group list of its role
@@ -131,6 +150,14 @@ struct smcr_buf_spares {
  * @rkey_work: sends the DELETE RKEYs of @retiring
  * @rkey_work_queued: @rkey_work is queued or running and will see every
  *	RMB on @retiring; it holds a reference on the group then; under @lock
+ * @links_lock: taken to add or remove a link and to make, take, give
+ *	back or free a buffer: a buffer's state on each link (mapping,
+ *	memory region, registration) and the set of buffers change under
+ *	it, so that a new link gets every buffer and a buffer every link.
+ *	Nests outside @lock and the links' llc_lock.
+ * @rtokens: the peer's RMBs on each link, SMCR_LGR_RTOKENS of them, once
+ *	the group has had a second link; under @lock
+ * @add_work: the server offers a second link after the first contact
  */
 struct smcr_lgr {
 	struct list_head	list;
@@ -163,6 +190,9 @@ struct smcr_lgr {
 	struct list_head	retiring;
 	struct work_struct	rkey_work;
 	bool			rkey_work_queued;
+	struct mutex		links_lock;	/* see above */
+	struct smcr_rtoken	*rtokens;
+	struct work_struct	add_work;
 };
 
 /**
@@ -285,12 +315,22 @@ int smcr_lgr_walk(int skip, int (*fn)(const struct smcr_lgr *lgr, void *arg),
 void smcr_lgr_terminate(struct smcr_lgr *lgr);
 void smcr_lgr_link_down(struct smcr_link *link);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
-int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc);
+int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
+		       struct smcr_link *link);
+struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
+					const u8 *peer_gid, u32 peer_qpn);
 void smcr_conn_unregister(struct smcr_sock *smc);
 void smcr_conn_undo(struct smcr_sock *smc);
 struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token);
+int smcr_lgr_link_new(struct smcr_lgr *lgr, int idx, u8 link_id,
+		      struct smcr_ib_port *port);
+void smcr_lgr_link_free(struct smcr_link *link);
+int smcr_lgr_map_link(struct smcr_lgr *lgr, struct smcr_link *link);
+int smcr_lgr_register_link(struct smcr_lgr *lgr, struct smcr_link *link);
+int smcr_lgr_rmbs(struct smcr_lgr *lgr, struct smcr_buf **rmbs, int max);
 int smcr_buf_alloc(struct smcr_sock *smc);
 int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf);
+int smcr_buf_register_locked(struct smcr_link *link, struct smcr_buf *buf);
 void smcr_lgr_debugfs(struct dentry *dir);
 
 #endif /* SMCR_LGR_H */

@@ -33,20 +33,20 @@
 /* What the layers above links registered: set at module load, before
  * any link exists, and left alone while links exist
  */
-static void (*smcr_link_rx[SMCR_WR_CLASSES])(struct smcr_link *link,
-					     const u8 *msg);
+static smcr_link_rx_t smcr_link_rx[SMCR_WR_CLASSES];
 static void (*smcr_link_down)(struct smcr_link *link);
 
 /**
  * smcr_link_register_rx() - who takes a class of received messages
  * @class: CDC or LLC
  * @rx: called in softirq with a copy of each message of @class, whose
- *	receive buffer is posted again already; NULL to take none
+ *	receive buffer is posted again already; NULL to take none. Of a
+ *	message longer than SMCR_WR_SIZE (SMC-Rv2 LLC), the rest is passed
+ *	as well, valid during the call only.
  *
  * Context: module load or unload, no link in existence.
  */
-void smcr_link_register_rx(enum smcr_wr_class class,
-			   void (*rx)(struct smcr_link *link, const u8 *msg))
+void smcr_link_register_rx(enum smcr_wr_class class, smcr_link_rx_t rx)
 {
 	WRITE_ONCE(smcr_link_rx[class], rx);
 }
@@ -148,6 +148,10 @@ static void smcr_wr_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		slot->done = NULL;
 		done(slot, wc->status == IB_WC_SUCCESS);
 	}
+	if (slot->ext) {
+		slot->ext = false;
+		clear_bit(0, &link->tx_ext_busy);
+	}
 	/* the slot's use over before it is free for the next sender */
 	smp_mb__before_atomic();
 	clear_bit(slot->idx, &link->tx_busy);
@@ -187,8 +191,10 @@ static int smcr_wr_rx_post(struct smcr_link *link, int idx)
 static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smcr_link *link = wc->qp->qp_context;
-	void (*rx)(struct smcr_link *link, const u8 *msg);
+	const u8 *ext = NULL;
 	u8 msg[SMCR_WR_SIZE];
+	smcr_link_rx_t rx;
+	u32 ext_len = 0;
 	int idx;
 
 	idx = wc->wr_cqe - link->rx_slots;
@@ -214,10 +220,25 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	 */
 	if (wc->byte_len < SMCR_WR_SIZE || wc->opcode != IB_WC_RECV)
 		return;
+	/* the rest of a longer message is in the spill buffer until the
+	 * next longer one arrives; its sender waits for our answer first
+	 */
+	if (wc->byte_len > SMCR_WR_SIZE && link->rx_spill) {
+		ext_len = min_t(u32, wc->byte_len - SMCR_WR_SIZE,
+				SMCR_WR_V2_SIZE - SMCR_WR_SIZE);
+		ib_dma_sync_single_for_cpu(link->port.dev->ibdev,
+					   link->rx_spill_dma, ext_len,
+					   DMA_FROM_DEVICE);
+		ext = link->rx_spill;
+	}
 	rx = READ_ONCE(smcr_link_rx[msg[0] == SMCR_CDC_TYPE ? SMCR_WR_CDC :
 							      SMCR_WR_LLC]);
 	if (rx)
-		rx(link, msg);
+		rx(link, msg, ext, ext_len);
+	if (ext)
+		ib_dma_sync_single_for_device(link->port.dev->ibdev,
+					      link->rx_spill_dma, ext_len,
+					      DMA_FROM_DEVICE);
 }
 
 /**
@@ -281,17 +302,36 @@ void smcr_wr_tx_put(struct smcr_link *link, int idx)
  *
  * Return: 0 or a negative errno.
  */
+static int smcr_wr_tx_post(struct smcr_link *link, int idx,
+			   struct ib_send_wr *writes, u32 ext_len);
+
 int smcr_wr_tx_send(struct smcr_link *link, int idx, struct ib_send_wr *writes)
 {
-	struct ib_sge sge = {
-		.addr = link->tx_dma + idx * SMCR_WR_SIZE,
-		.length = SMCR_WR_SIZE,
-		.lkey = link->pd->local_dma_lkey,
+	return smcr_wr_tx_post(link, idx, writes, 0);
+}
+
+/* Post slot @idx's message, followed by @ext_len bytes of the link's
+ * extension buffer, after @writes
+ */
+static int smcr_wr_tx_post(struct smcr_link *link, int idx,
+			   struct ib_send_wr *writes, u32 ext_len)
+{
+	struct ib_device *ibdev = link->port.dev->ibdev;
+	struct ib_sge sge[2] = {
+		{
+			.addr = link->tx_dma + idx * SMCR_WR_SIZE,
+			.length = SMCR_WR_SIZE,
+			.lkey = link->pd->local_dma_lkey,
+		}, {
+			.addr = link->tx_ext_dma,
+			.length = ext_len,
+			.lkey = link->pd->local_dma_lkey,
+		},
 	};
 	struct ib_send_wr wr = {
 		.wr_cqe = &link->tx_slots[idx].cqe,
-		.sg_list = &sge,
-		.num_sge = 1,
+		.sg_list = sge,
+		.num_sge = ext_len ? 2 : 1,
 		.opcode = IB_WR_SEND,
 		.send_flags = IB_SEND_SIGNALED,
 	};
@@ -304,14 +344,63 @@ int smcr_wr_tx_send(struct smcr_link *link, int idx, struct ib_send_wr *writes)
 		last->next = &wr;
 		first = writes;
 	}
-	ib_dma_sync_single_for_device(link->port.dev->ibdev, sge.addr,
-				      SMCR_WR_SIZE, DMA_TO_DEVICE);
+	ib_dma_sync_single_for_device(ibdev, sge[0].addr, SMCR_WR_SIZE,
+				      DMA_TO_DEVICE);
+	if (ext_len)
+		ib_dma_sync_single_for_device(ibdev, link->tx_ext_dma, ext_len,
+					      DMA_TO_DEVICE);
+	link->tx_slots[idx].ext = !!ext_len;
 	rc = ib_post_send(link->qp, first, NULL);
 	if (rc) {
+		if (ext_len) {
+			link->tx_slots[idx].ext = false;
+			clear_bit(0, &link->tx_ext_busy);
+		}
 		smcr_wr_tx_put(link, idx);
 		smcr_link_fail(link, SMCR_DOWN_POST);
 	}
 	return rc;
+}
+
+/**
+ * smcr_wr_tx_send_ext() - send a slot's message with more bytes after it
+ * @link: link of an SMC-Rv2 group
+ * @idx: slot from smcr_wr_tx_get(), filled with the first SMCR_WR_SIZE
+ *	bytes of the message
+ * @ext: the rest of the message
+ * @len: its length, at most SMCR_WR_V2_SIZE - SMCR_WR_SIZE
+ *
+ * The rest goes out of the link's one extension buffer: a second longer
+ * message waits, up to SMCR_WR_TX_WAIT, for the first one's completion.
+ * On failure the slot is given back.
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int smcr_wr_tx_send_ext(struct smcr_link *link, int idx, const u8 *ext,
+			u32 len)
+{
+	long left = SMCR_WR_TX_WAIT;
+	int rc = 0;
+
+	if (!link->tx_ext || !len || len > SMCR_WR_V2_SIZE - SMCR_WR_SIZE)
+		rc = -EINVAL;
+	while (!rc && test_and_set_bit(0, &link->tx_ext_busy)) {
+		left = wait_event_timeout(link->tx_wait,
+					  !test_bit(0, &link->tx_ext_busy) ||
+					  READ_ONCE(link->state) ==
+					  SMCR_LINK_DOWN, left);
+		if (!left)
+			rc = -EBUSY;
+		else if (READ_ONCE(link->state) == SMCR_LINK_DOWN)
+			rc = -ENOLINK;
+	}
+	if (rc) {
+		smcr_wr_tx_put(link, idx);
+		return rc;
+	}
+	memcpy(link->tx_ext, ext, len);
+	return smcr_wr_tx_post(link, idx, NULL, len);
 }
 
 static int smcr_link_modify(struct smcr_link *link, struct ib_qp_attr *attr,
@@ -390,6 +479,17 @@ static void smcr_link_free_rings(struct smcr_link *link)
 		kfree(link->rx_spill);
 		link->rx_spill = NULL;
 	}
+	if (link->tx_ext) {
+		ib_dma_unmap_single(ibdev, link->tx_ext_dma,
+				    SMCR_WR_V2_SIZE - SMCR_WR_SIZE,
+				    DMA_TO_DEVICE);
+		kfree(link->tx_ext);
+		link->tx_ext = NULL;
+	}
+	kfree(link->llc_resp_ext);
+	link->llc_resp_ext = NULL;
+	kfree(link->llc_req_ext);
+	link->llc_req_ext = NULL;
 
 	if (link->rx_bufs) {
 		ib_dma_unmap_single(ibdev, link->rx_dma,
@@ -446,6 +546,26 @@ static int smcr_link_alloc_rings(struct smcr_link *link)
 			link->rx_spill = NULL;
 			goto err;
 		}
+		link->tx_ext = kzalloc(SMCR_WR_V2_SIZE - SMCR_WR_SIZE,
+				       GFP_KERNEL);
+		if (!link->tx_ext)
+			goto err;
+		link->tx_ext_dma = ib_dma_map_single(ibdev, link->tx_ext,
+						     SMCR_WR_V2_SIZE -
+						     SMCR_WR_SIZE,
+						     DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(ibdev, link->tx_ext_dma)) {
+			kfree(link->tx_ext);
+			link->tx_ext = NULL;
+			goto err;
+		}
+		/* an ADD LINK's extension, as the LLC layer keeps it */
+		link->llc_resp_ext = kzalloc(SMCR_LLC_ADD_EXT_MAX_LEN,
+					     GFP_KERNEL);
+		link->llc_req_ext = kzalloc(SMCR_LLC_ADD_EXT_MAX_LEN,
+					    GFP_KERNEL);
+		if (!link->llc_resp_ext || !link->llc_req_ext)
+			goto err;
 	}
 	for (i = 0; i < SMCR_WR_TX_SLOTS; i++) {
 		link->tx_slots[i].cqe.done = smcr_wr_tx_done;
@@ -606,6 +726,24 @@ static void smcr_link_drain(struct smcr_link *link)
 }
 
 /**
+ * smcr_link_stop() - error a link's QP, wait for its flush, destroy it
+ * @link: link
+ *
+ * Nothing reads or writes the memory of its group over it afterwards:
+ * the regions in its protection domain can go (smcr_link_clear()).
+ *
+ * Context: process.
+ */
+void smcr_link_stop(struct smcr_link *link)
+{
+	if (link->qp) {
+		smcr_link_drain(link);
+		ib_destroy_qp(link->qp);
+		link->qp = NULL;
+	}
+}
+
+/**
  * smcr_link_clear() - tear a link down
  * @link: link, no connection left on it, so no RMB region in its
  *	protection domain any more
@@ -614,11 +752,7 @@ static void smcr_link_drain(struct smcr_link *link)
  */
 void smcr_link_clear(struct smcr_link *link)
 {
-	if (link->qp) {
-		smcr_link_drain(link);
-		ib_destroy_qp(link->qp);
-		link->qp = NULL;
-	}
+	smcr_link_stop(link);
 	smcr_link_free_cqs(link);
 	smcr_link_free_rings(link);
 	if (link->pd) {

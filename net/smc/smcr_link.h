@@ -37,6 +37,7 @@ struct smcr_lgr;
 struct smcr_sock;
 
 enum smcr_link_state {
+	SMCR_LINK_UNUSED,	/* a free entry of its group's links */
 	SMCR_LINK_ACTIVATING,	/* QP being set up, CONFIRM LINK pending */
 	SMCR_LINK_ACTIVE,	/* confirmed, carries connections */
 	SMCR_LINK_DOWN,		/* failed or being torn down */
@@ -52,6 +53,7 @@ enum smcr_link_down_reason {
 	SMCR_DOWN_PEER,		/* the peer's DELETE LINK (A.3.4) */
 	SMCR_DOWN_TESTLINK,	/* TEST LINK unanswered (§3.5.5.5) */
 	SMCR_DOWN_LLC,		/* another LLC request unanswered (C.7) */
+	SMCR_DOWN_ADD,		/* a further link that did not come up */
 };
 
 /**
@@ -64,6 +66,7 @@ enum smcr_link_down_reason {
  *	sender between smcr_wr_tx_get() and smcr_wr_tx_send()
  * @ctx: the sender's, for @done
  * @cookie: the sender's, for @done
+ * @ext: the message continues in the link's extension buffer
  */
 struct smcr_wr_tx {
 	struct ib_cqe		cqe;
@@ -72,6 +75,7 @@ struct smcr_wr_tx {
 	void			(*done)(struct smcr_wr_tx *slot, bool ok);
 	void			*ctx;
 	u64			cookie;
+	bool			ext;
 };
 
 /**
@@ -114,6 +118,11 @@ struct smcr_wr_tx {
  *	SMCR_WR_SIZE goes, shared by all receives (nobody reads it: we
  *	act on the first SMCR_WR_SIZE bytes of every message), DMA mapped
  * @rx_spill_dma: DMA address of @rx_spill
+ * @tx_ext: SMC-Rv2 groups: the part of a longer LLC message past
+ *	SMCR_WR_SIZE, for one message at a time (smcr_wr_tx_send_ext()),
+ *	DMA mapped
+ * @tx_ext_dma: DMA address of @tx_ext
+ * @tx_ext_busy: bit 0 set while a message uses @tx_ext
  * @rx_pending: receives posted and not completed yet
  * @rx_stamp: jiffies when the last message arrived (set in softirq,
  *	read with READ_ONCE() by the TEST LINK keepalive)
@@ -123,17 +132,23 @@ struct smcr_wr_tx {
  * @llc_resp: answer to the LLC request in flight (one at a time, §3.5.5.3)
  * @llc_expect: LLC type (with SMCR_LLC_EXPECT_RESP for a response) the
  *	waiter of @llc_done expects, 0 when nobody waits
+ * @llc_resp_ext: SMC-Rv2 groups: the extension of an ADD LINK in
+ *	@llc_resp, SMCR_LLC_ADD_EXT_MAX_LEN bytes
+ * @llc_resp_ext_len: bytes in @llc_resp_ext
  * @llc_done: completed when @llc_resp arrived
  * @llc_lock: the LLC exchanges we start on an active link, one at a
  *	time (§3.5.5.3): it covers @llc_expect, @llc_resp and @llc_done
  *	from the request to the answer
  * @llc_reqs: the peer's requests to answer, a ring of SMCR_LLC_REQS
+ * @llc_req_ext: SMC-Rv2 groups: the extension of the newest ADD LINK
+ *	request in @llc_reqs, SMCR_LLC_ADD_EXT_MAX_LEN bytes
+ * @llc_req_ext_len: bytes in @llc_req_ext
  * @llc_req_head: index of the oldest request in @llc_reqs
  * @llc_req_cnt: requests in @llc_reqs
  * @llc_req_queued: @llc_work is queued or running and will see every
  *	request in @llc_reqs; it holds a reference on the group then
- * @llc_req_lock: protects @llc_reqs, @llc_req_head, @llc_req_cnt and
- *	@llc_req_queued
+ * @llc_req_lock: protects @llc_reqs, @llc_req_ext, @llc_req_ext_len,
+ *	@llc_req_head, @llc_req_cnt and @llc_req_queued
  * @llc_work: answers the requests in @llc_reqs, oldest first
  * @reg_done: completed by a memory registration
  * @reg_cqe: completion entry of memory registrations
@@ -171,6 +186,9 @@ struct smcr_link {
 	struct ib_cqe		rx_slots[SMCR_WR_RX_SLOTS];
 	u8			*rx_spill;
 	u64			rx_spill_dma;
+	u8			*tx_ext;
+	u64			tx_ext_dma;
+	unsigned long		tx_ext_busy;
 	atomic_t		rx_pending;
 	unsigned long		rx_stamp;
 	atomic_t		cdc_seq;
@@ -178,10 +196,14 @@ struct smcr_link {
 	bool			rts;
 
 	u8			llc_resp[SMCR_WR_SIZE];
+	u8			*llc_resp_ext;
+	u32			llc_resp_ext_len;
 	u16			llc_expect;
 	struct completion	llc_done;
 	struct mutex		llc_lock;	/* see above */
 	u8			llc_reqs[SMCR_LLC_REQS][SMCR_WR_SIZE];
+	u8			*llc_req_ext;
+	u32			llc_req_ext_len;
 	u8			llc_req_head;
 	u8			llc_req_cnt;
 	bool			llc_req_queued;
@@ -210,17 +232,23 @@ enum smcr_wr_class {
 /* smcr_link.c */
 int smcr_link_init(struct smcr_link *link, u8 version, bool routed);
 int smcr_link_ready(struct smcr_link *link, bool rts);
+void smcr_link_stop(struct smcr_link *link);
 void smcr_link_clear(struct smcr_link *link);
 void smcr_link_fail(struct smcr_link *link,
 		    enum smcr_link_down_reason reason);
 
-void smcr_link_register_rx(enum smcr_wr_class class,
-			   void (*rx)(struct smcr_link *link, const u8 *msg));
+/* a received message: its first SMCR_WR_SIZE bytes, and the rest */
+typedef void (*smcr_link_rx_t)(struct smcr_link *link, const u8 *msg,
+			       const u8 *ext, u32 ext_len);
+
+void smcr_link_register_rx(enum smcr_wr_class class, smcr_link_rx_t rx);
 void smcr_link_register_down(void (*down)(struct smcr_link *link));
 u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx);
 void smcr_wr_tx_put(struct smcr_link *link, int idx);
 int smcr_wr_tx_send(struct smcr_link *link, int idx,
 		    struct ib_send_wr *writes);
+int smcr_wr_tx_send_ext(struct smcr_link *link, int idx, const u8 *ext,
+			u32 len);
 struct ib_cqe *smcr_link_write_cqe(void);
 
 #endif /* SMCR_LINK_H */

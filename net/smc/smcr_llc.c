@@ -3,14 +3,17 @@
  * smcr: link layer control, the LLC messages of a link (RFC 7609 §3.5.5,
  * Appendix A.3).
  *
- * One LLC exchange at a time per link group (§3.5.5.3): the one waiting
- * names the message it expects in llc_expect, and the receive path hands
- * that message over. Requests nobody waits for (TEST LINK, DELETE LINK,
- * and from Linux peers CONFIRM RKEY, DELETE RKEY and ADD LINK) are
- * answered from a work item, since sending may sleep.
+ * One LLC exchange we start at a time per link (§3.5.5.3): the one
+ * waiting names the message it expects in llc_expect, and the receive
+ * path hands that message over, with the extension of a version 2 ADD
+ * LINK. The peer's requests (TEST LINK, DELETE LINK, CONFIRM RKEY, DELETE
+ * RKEY, ADD LINK) are answered from a work item, since sending may sleep:
+ * TEST LINK and DELETE LINK here, the others by the handler the layer
+ * above registered (smcr_llc_register_req(), smcr_links.c), else as a
+ * group of one link answers them.
  *
- * A group has one link. Its messages are framed in the group's SMC-R
- * version: SMC-Rv2 groups use the version 2 LLC header Linux defines.
+ * Messages are framed in the group's SMC-R version: SMC-Rv2 groups use
+ * the version 2 LLC header Linux defines.
  */
 
 #include <linux/module.h>
@@ -25,18 +28,53 @@
 /* llc_expect value of a response: the type with this bit added */
 #define SMCR_LLC_EXPECT_RESP	0x100
 
-/* Send @m framed in the LLC version of @link's group */
-static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
+/* Handlers of the peer's requests the layer above takes (see
+ * smcr_llc_register_req()): set at module load, before any link exists
+ */
+static smcr_llc_req_fn smcr_llc_req_fns[SMCR_LLC_TYPE_MASK + 1];
+
+/**
+ * smcr_llc_register_req() - who answers a type of the peer's requests
+ * @type: SMCR_LLC_TYPE_ADD_LINK, _CONFIRM_RKEY or _DELETE_RKEY
+ * @fn: called from the link's request work with the decoded request and,
+ *	for a version 2 ADD LINK, its extension; it sends the answer.
+ *	NULL: the LLC layer answers as a group of one link does.
+ *
+ * Context: module load or unload, no link in existence.
+ */
+void smcr_llc_register_req(u8 type, smcr_llc_req_fn fn)
+{
+	if (type <= SMCR_LLC_TYPE_MASK)
+		WRITE_ONCE(smcr_llc_req_fns[type], fn);
+}
+
+/**
+ * smcr_llc_send_ext() - send an LLC message, longer in SMC-Rv2
+ * @link: link
+ * @m: the message; framed in the LLC version of @link's group
+ * @ext: what follows the first 44 bytes (a version 2 ADD LINK's
+ *	extension), or NULL
+ * @ext_len: its length; in version 2 only
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_llc_send_ext(struct smcr_link *link, struct smcr_llc_msg *m,
+		      const u8 *ext, u32 ext_len)
 {
 	int idx, rc;
 	u8 *buf;
 
 	m->version = link->lgr->version == SMCR_CLC_V2 ? SMCR_LLC_VERSION_2 :
 							 SMCR_LLC_VERSION_1;
+	if (ext_len && m->version != SMCR_LLC_VERSION_2)
+		return -EINVAL;
 	buf = smcr_wr_tx_get(link, &idx);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	rc = smcr_llc_encode(m, buf, SMCR_WR_SIZE);
+	if (rc >= 0 && ext_len)
+		rc = smcr_llc_set_v2_length(buf, SMCR_WR_SIZE + ext_len,
+					    SMCR_WR_SIZE + ext_len);
 	if (rc < 0) {
 		smcr_wr_tx_put(link, idx);
 		return rc;
@@ -47,16 +85,37 @@ static int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 		if (!smcr_llc_hdr_decode(buf, SMCR_WR_SIZE, &hdr))
 			trace_smcr_llc(link, true, hdr.type, hdr.resp);
 	}
+	if (ext_len)
+		return smcr_wr_tx_send_ext(link, idx, ext, ext_len);
 	return smcr_wr_tx_send(link, idx, NULL);
 }
 
-/* Answer one request of the peer */
-static void smcr_llc_answer(struct smcr_link *link, const u8 *msg)
+/**
+ * smcr_llc_send() - send an LLC message
+ * @link: link
+ * @m: the message; framed in the LLC version of @link's group
+ *
+ * Return: 0 or a negative errno.
+ */
+int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 {
+	return smcr_llc_send_ext(link, m, NULL, 0);
+}
+
+/* Answer one request of the peer; @ext: a version 2 ADD LINK's extension */
+static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
+			    const u8 *ext, u32 ext_len)
+{
+	smcr_llc_req_fn fn;
 	struct smcr_llc_msg m;
 
 	if (smcr_llc_decode(msg, SMCR_WR_SIZE, &m))
 		return;
+	fn = READ_ONCE(smcr_llc_req_fns[m.type]);
+	if (fn) {
+		fn(link, &m, ext, ext_len);
+		return;
+	}
 	switch (m.type) {
 	case SMCR_LLC_TYPE_TEST_LINK:
 		/* A.3.8: echo the user data back */
@@ -107,17 +166,25 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg)
 	}
 }
 
-/* Take the oldest request off the ring; false when it is empty, and the
- * work then ends: the next request queues it again
+/* Take the oldest request off the ring, and into @ext the extension of
+ * the newest version 2 ADD LINK if it is one (@ext_len); false when the
+ * ring is empty, and the work then ends: the next request queues it again
  */
-static bool smcr_llc_req_pop(struct smcr_link *link, u8 *msg)
+static bool smcr_llc_req_pop(struct smcr_link *link, u8 *msg, u8 *ext,
+			     u32 *ext_len)
 {
 	bool found;
 
+	*ext_len = 0;
 	spin_lock_bh(&link->llc_req_lock);
 	found = link->llc_req_cnt;
 	if (found) {
 		memcpy(msg, link->llc_reqs[link->llc_req_head], SMCR_WR_SIZE);
+		if (ext && (msg[0] & SMCR_LLC_TYPE_MASK) ==
+			   SMCR_LLC_TYPE_ADD_LINK) {
+			*ext_len = link->llc_req_ext_len;
+			memcpy(ext, link->llc_req_ext, *ext_len);
+		}
 		link->llc_req_head = (link->llc_req_head + 1) % SMCR_LLC_REQS;
 		link->llc_req_cnt--;
 	} else {
@@ -139,21 +206,47 @@ void smcr_llc_req_work(struct work_struct *work)
 {
 	struct smcr_link *link = container_of(work, struct smcr_link,
 					      llc_work);
-	u8 msg[SMCR_WR_SIZE];
+	u8 msg[SMCR_WR_SIZE], *ext = NULL;
+	u32 ext_len;
 
-	while (smcr_llc_req_pop(link, msg))
-		smcr_llc_answer(link, msg);
+	if (link->llc_req_ext)
+		ext = kmalloc(SMCR_LLC_ADD_EXT_MAX_LEN, GFP_KERNEL);
+	while (smcr_llc_req_pop(link, msg, ext, &ext_len))
+		smcr_llc_answer(link, msg, ext, ext_len);
+	kfree(ext);
 	/* the reference taken when the work was queued */
 	smcr_lgr_put(link->lgr);
 }
 
+/* How much of a received message's extension to keep in @to: a version
+ * 2 ADD LINK's, within its length, at most SMCR_LLC_ADD_EXT_MAX_LEN
+ */
+static u32 smcr_llc_keep_ext(u8 *to, const struct smcr_llc_hdr *hdr,
+			     const u8 *ext, u32 ext_len)
+{
+	u32 n;
+
+	if (!to || !ext || hdr->version != SMCR_LLC_VERSION_2 ||
+	    hdr->type != SMCR_LLC_TYPE_ADD_LINK)
+		return 0;
+	n = min3(ext_len, (u32)hdr->length - SMCR_WR_SIZE,
+		 (u32)SMCR_LLC_ADD_EXT_MAX_LEN);
+	memcpy(to, ext, n);
+	return n;
+}
+
 /* Keep a request for smcr_llc_req_work(); Context: softirq */
-static void smcr_llc_req_queue(struct smcr_link *link, const u8 *msg)
+static void smcr_llc_req_queue(struct smcr_link *link, const u8 *msg,
+			       const struct smcr_llc_hdr *hdr,
+			       const u8 *ext, u32 ext_len)
 {
 	bool queue, full;
 
 	spin_lock(&link->llc_req_lock);
 	full = link->llc_req_cnt == SMCR_LLC_REQS;
+	if (!full && hdr->type == SMCR_LLC_TYPE_ADD_LINK)
+		link->llc_req_ext_len = smcr_llc_keep_ext(link->llc_req_ext,
+							  hdr, ext, ext_len);
 	if (!full) {
 		memcpy(link->llc_reqs[(link->llc_req_head + link->llc_req_cnt) %
 				      SMCR_LLC_REQS], msg, SMCR_WR_SIZE);
@@ -176,10 +269,13 @@ static void smcr_llc_req_queue(struct smcr_link *link, const u8 *msg)
  * smcr_llc_rx() - an LLC message arrived on @link
  * @link: link
  * @msg: the message, SMCR_WR_SIZE bytes
+ * @ext: what followed them, in a version 2 message, or NULL
+ * @ext_len: its length
  *
  * Context: softirq.
  */
-void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
+void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
+		 u32 ext_len)
 {
 	struct smcr_llc_hdr hdr;
 	u16 key;
@@ -190,6 +286,8 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 	key = hdr.type | (hdr.resp ? SMCR_LLC_EXPECT_RESP : 0);
 	if (READ_ONCE(link->llc_expect) == key) {
 		memcpy(link->llc_resp, msg, SMCR_WR_SIZE);
+		link->llc_resp_ext_len = smcr_llc_keep_ext(link->llc_resp_ext,
+							   &hdr, ext, ext_len);
 		WRITE_ONCE(link->llc_expect, 0);
 		complete(&link->llc_done);
 		return;
@@ -207,7 +305,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg)
 		return;
 	}
 
-	smcr_llc_req_queue(link, msg);
+	smcr_llc_req_queue(link, msg, &hdr, ext, ext_len);
 }
 
 /**
@@ -226,8 +324,18 @@ void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp)
 		   type | (resp ? SMCR_LLC_EXPECT_RESP : 0));
 }
 
-/* Wait for what smcr_llc_expect() announced; decode it into @m */
-static int smcr_llc_wait(struct smcr_link *link, struct smcr_llc_msg *m)
+/**
+ * smcr_llc_wait() - wait for what smcr_llc_expect() announced
+ * @link: link
+ * @m: the message, decoded
+ *
+ * The extension of a version 2 ADD LINK is in @link->llc_resp_ext, of
+ * @link->llc_resp_ext_len bytes, until the next smcr_llc_expect().
+ *
+ * Return: 0, or a negative errno: -ETIMEDOUT after SMCR_LLC_WAIT,
+ * -ENOLINK for a link gone down, or the decoder's.
+ */
+int smcr_llc_wait(struct smcr_link *link, struct smcr_llc_msg *m)
 {
 	long left;
 

@@ -8,8 +8,19 @@
 
 #include "smcr_link.h"
 
+/* the answer to a type of the peer's requests (smcr_llc_register_req()) */
+typedef void (*smcr_llc_req_fn)(struct smcr_link *link,
+				struct smcr_llc_msg *m, const u8 *ext,
+				u32 ext_len);
+
 /* smcr_llc.c */
-void smcr_llc_rx(struct smcr_link *link, const u8 *msg);
+void smcr_llc_register_req(u8 type, smcr_llc_req_fn fn);
+int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m);
+int smcr_llc_send_ext(struct smcr_link *link, struct smcr_llc_msg *m,
+		      const u8 *ext, u32 ext_len);
+int smcr_llc_wait(struct smcr_link *link, struct smcr_llc_msg *m);
+void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
+		 u32 ext_len);
 void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
 void smcr_llc_delete_link(struct smcr_link *link);
 int smcr_llc_delete_rkeys(struct smcr_link *link, const u32 *rkeys, int n);

@@ -19,6 +19,7 @@
 
 #include "smcr.h"
 #include "smcr_cdc.h"
+#include "smcr_links.h"
 #include "smcr_llc.h"
 #include "smcr_pnet.h"
 #include "smcr_stats.h"
@@ -69,6 +70,7 @@ static int __init smcr_init(void)
 	smcr_link_register_rx(SMCR_WR_CDC, smcr_cdc_rx);
 	smcr_link_register_rx(SMCR_WR_LLC, smcr_llc_rx);
 	smcr_link_register_down(smcr_lgr_link_down);
+	smcr_links_init();
 
 	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_terminate_all);
 	if (rc)
@@ -147,6 +149,7 @@ static void __exit smcr_exit(void)
 	flush_workqueue(smcr_llc_wq);
 	smcr_stats_exit();
 	smcr_ib_exit();
+	smcr_links_exit();
 	destroy_workqueue(smcr_llc_wq);
 	destroy_workqueue(smcr_hs_wq);
 	proto_unregister(&smcr_proto);

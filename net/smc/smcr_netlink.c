@@ -133,6 +133,9 @@ static int smcr_nl_get_sys_info(struct sk_buff *skb,
 #define SMCR_NL_ROLE_SERVER	1
 #define SMCR_NL_LGR_NONE	0	/* no active link */
 #define SMCR_NL_LGR_SINGLE	1	/* one active link each side */
+#define SMCR_NL_LGR_SYMMETRIC	2	/* two, on two devices each side */
+#define SMCR_NL_LGR_ASYM_PEER	3	/* two, one device on the peer's side */
+#define SMCR_NL_LGR_ASYM_LOCAL	4	/* two, one device on ours */
 #define SMCR_NL_BUF_PHYS	0	/* physically contiguous buffers */
 #define SMCR_NL_LINK_INACTIVE	1
 #define SMCR_NL_LINK_ACTIVATING	2
@@ -397,6 +400,32 @@ static void smcr_nl_str(char *to, const u8 *field, size_t len)
 	to[len] = '\0';
 }
 
+/* Linux's group types, from the active links */
+static u8 smcr_nl_lgr_type(const struct smcr_lgr *lgr)
+{
+	const struct smcr_link *a = NULL, *b = NULL, *link;
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		link = &lgr->lnk[i];
+		if (!link->lgr || READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+			continue;
+		if (!a)
+			a = link;
+		else
+			b = link;
+	}
+	if (!a)
+		return SMCR_NL_LGR_NONE;
+	if (!b)
+		return SMCR_NL_LGR_SINGLE;
+	if (a->port.dev == b->port.dev && a->port.port == b->port.port)
+		return SMCR_NL_LGR_ASYM_LOCAL;
+	if (!memcmp(a->peer_gid, b->peer_gid, SMCR_CLC_GID_LEN))
+		return SMCR_NL_LGR_ASYM_PEER;
+	return SMCR_NL_LGR_SYMMETRIC;
+}
+
 static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 			     struct smcr_nl_lgr *info)
 {
@@ -406,8 +435,7 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 	info->id = lgr->id;
 	info->conns = lgr->conns_num;
 	info->role = lgr->server ? SMCR_NL_ROLE_SERVER : SMCR_NL_ROLE_CLIENT;
-	info->type = READ_ONCE(lgr->lnk[0].state) == SMCR_LINK_ACTIVE ?
-		     SMCR_NL_LGR_SINGLE : SMCR_NL_LGR_NONE;
+	info->type = smcr_nl_lgr_type(lgr);
 	info->buf_type = SMCR_NL_BUF_PHYS;
 	info->net_cookie = read_pnet(&ibdev->coredev.rdma_net)->net_cookie;
 	smcr_nl_str(info->pnetid, lgr->lnk[0].port.pnetid, SMCR_NL_PNETID_LEN);
@@ -420,6 +448,18 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 	smcr_nl_str(info->v2.host, lgr->peer_host, SMC_MAX_HOSTNAME_LEN);
 	smcr_nl_str(info->v2.eid, lgr->eid, SMC_MAX_EID_LEN);
 	info->direct = !lgr->uses_gateway;
+}
+
+/* Connections that send on @link; Context: under its group's lock */
+static u32 smcr_nl_link_conns(const struct smcr_link *link)
+{
+	struct smcr_sock *smc;
+	unsigned long token;
+	u32 n = 0;
+
+	xa_for_each(&link->lgr->conns, token, smc)
+		n += READ_ONCE(smc->conn.link) == link;
+	return n;
 }
 
 /* A link the dump of links lists: false for one that is down */
@@ -440,7 +480,7 @@ static bool smcr_nl_link_info(const struct smcr_link *link,
 		return false;
 	}
 	info->id = link->link_id;
-	info->conns = link->lgr->conns_num;
+	info->conns = smcr_nl_link_conns(link);
 	info->ib_port = link->port.port;
 	info->ifindex = link->port.ifindex;
 	strscpy(info->ib_dev, dev_name(&link->port.dev->ibdev->dev),
@@ -469,22 +509,27 @@ struct smcr_nl_lgr_dump {
 	struct smcr_nl_link		link;
 };
 
-/* A group's message and its link's, both or neither */
+/* A group's message and its links', all or none */
 static int smcr_nl_lgr_one(const struct smcr_lgr *lgr, void *arg)
 {
 	struct smcr_nl_lgr_dump *d = arg;
 	unsigned char *mark = skb_tail_pointer(d->skb);
+	int i;
 
 	smcr_nl_lgr_info(lgr, &d->lgr);
 	if (smcr_nl_put_msg(d->skb, d->cb, SMC_NETLINK_GET_LGR_SMCR,
 			    SMC_GEN_LGR_SMCR, &smcr_nl_lgr_table, &d->lgr))
 		return -EMSGSIZE;
-	if (!d->links || !smcr_nl_link_info(&lgr->lnk[0], &d->link))
-		return 0;
-	if (smcr_nl_put_msg(d->skb, d->cb, SMC_NETLINK_GET_LINK_SMCR,
-			    SMC_GEN_LINK_SMCR, &smcr_nl_link_table, &d->link)) {
-		nlmsg_trim(d->skb, mark);
-		return -EMSGSIZE;
+	for (i = 0; d->links && i < SMCR_LINKS_MAX; i++) {
+		if (!lgr->lnk[i].lgr ||
+		    !smcr_nl_link_info(&lgr->lnk[i], &d->link))
+			continue;
+		if (smcr_nl_put_msg(d->skb, d->cb, SMC_NETLINK_GET_LINK_SMCR,
+				    SMC_GEN_LINK_SMCR, &smcr_nl_link_table,
+				    &d->link)) {
+			nlmsg_trim(d->skb, mark);
+			return -EMSGSIZE;
+		}
 	}
 	return 0;
 }
@@ -624,14 +669,21 @@ struct smcr_nl_dev_dump {
 static int smcr_nl_dev_usage(const struct smcr_lgr *lgr, void *arg)
 {
 	struct smcr_nl_dev_dump *d = arg;
-	const struct smcr_link *link = &lgr->lnk[0];
+	const struct smcr_link *link;
+	int i;
 
-	if (link->port.dev != d->ibdev)
-		return 0;
-	if (link->port.port >= 1 && link->port.port <= SMCR_NL_PORTS)
-		d->dev.port[link->port.port - 1].links++;
-	if (READ_ONCE(link->state) == SMCR_LINK_ACTIVE)
-		d->dev.critical = 1;
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		link = &lgr->lnk[i];
+		if (!link->lgr || link->port.dev != d->ibdev)
+			continue;
+		if (link->port.port >= 1 && link->port.port <= SMCR_NL_PORTS)
+			d->dev.port[link->port.port - 1].links++;
+		/* as Linux: the group has no link off the device */
+		if (READ_ONCE(link->state) == SMCR_LINK_ACTIVE &&
+		    (smcr_nl_lgr_type(lgr) == SMCR_NL_LGR_SINGLE ||
+		     smcr_nl_lgr_type(lgr) == SMCR_NL_LGR_ASYM_LOCAL))
+			d->dev.critical = 1;
+	}
 	return 0;
 }
 

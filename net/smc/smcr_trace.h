@@ -288,6 +288,7 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_CDC);
 TRACE_DEFINE_ENUM(SMCR_DOWN_PEER);
 TRACE_DEFINE_ENUM(SMCR_DOWN_TESTLINK);
 TRACE_DEFINE_ENUM(SMCR_DOWN_LLC);
+TRACE_DEFINE_ENUM(SMCR_DOWN_ADD);
 
 #define smcr_show_down_reason(r)					\
 	__print_symbolic(r,						\
@@ -298,7 +299,8 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_LLC);
 		{ SMCR_DOWN_CDC, "CDC protocol violation" },		\
 		{ SMCR_DOWN_PEER, "peer's DELETE LINK" },		\
 		{ SMCR_DOWN_TESTLINK, "TEST LINK unanswered" },	\
-		{ SMCR_DOWN_LLC, "LLC request unanswered" })
+		{ SMCR_DOWN_LLC, "LLC request unanswered" },		\
+		{ SMCR_DOWN_ADD, "further link not added" })
 
 /* Something that happened to a link, and a code for what: by default
  * why it went down
@@ -315,6 +317,52 @@ DECLARE_EVENT_CLASS(smcr_link_code_class,
 		    TP_printk("lgr=%p qp=%u link down: %s", __entry->lgr,
 			      __entry->qpn,
 			      smcr_show_down_reason(__entry->code))
+);
+
+/* A second link of a group: offered by us (server) or by the peer, from
+ * another device's port or the first link's own
+ */
+DECLARE_EVENT_CLASS(smcr_links_class,
+		    TP_PROTO(const struct smcr_link *link, bool server,
+			     bool alt),
+		    TP_ARGS(link, server, alt),
+		    TP_STRUCT__entry(__field(const void *, lgr)
+				     __field(u32, qpn)
+				     __field(u8, link_id)
+				     __field(bool, server)
+				     __field(bool, alt)),
+		    TP_fast_assign(__entry->lgr = link->lgr;
+				   __entry->qpn = link->qp ? link->qp->qp_num : 0;
+				   __entry->link_id = link->link_id;
+				   __entry->server = server;
+				   __entry->alt = alt;),
+		    TP_printk("lgr=%p qp=%u link_id=%u %s %s", __entry->lgr,
+			      __entry->qpn, __entry->link_id,
+			      __entry->server ? "offered" : "offer taken",
+			      __entry->alt ? "symmetric" : "asymmetric")
+);
+
+/* the link is set up and its ADD LINK sent */
+DEFINE_EVENT(smcr_links_class, smcr_links_add,
+	     TP_PROTO(const struct smcr_link *link, bool server, bool alt),
+	     TP_ARGS(link, server, alt));
+/* CONFIRM LINK done: the group has two active links */
+DEFINE_EVENT(smcr_links_class, smcr_links_up,
+	     TP_PROTO(const struct smcr_link *link, bool server, bool alt),
+	     TP_ARGS(link, server, alt));
+
+/* A second link did not come up: the errno (-ENOLINK: rejected) */
+TRACE_EVENT(smcr_links_failed,
+	    TP_PROTO(const struct smcr_link *link, int rc),
+	    TP_ARGS(link, rc),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u8, link_id)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->link_id = link->link_id;
+			   __entry->rc = rc;),
+	    TP_printk("lgr=%p link_id=%u rc=%d", __entry->lgr,
+		      __entry->link_id, __entry->rc)
 );
 
 /* A link failed; its group ends (one link a group) */

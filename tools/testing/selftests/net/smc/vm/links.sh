@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
-# timeout: 360
+# timeout: 600
 # rxe: interop
 # links: 2
 #
@@ -15,6 +15,18 @@
 #            rxe1 and not rxe0
 #   ours     our module: a connection to the peer's eth1 address has its
 #            link on rxe1, one to its eth0 address on rxe0, all bytes
+#            delivered
+#   ours2    our module on both sides with max_links=2, in SMC-Rv1 and
+#            SMC-Rv2: the first contact on rxe0 gets a second link on
+#            rxe1 (ADD LINK, in v1 with ADD LINK CONTINUATIONs, CONFIRM
+#            LINK over rxe1), a symmetric group in smcr linkgroup and
+#            link on both sides; five more connections join it, each
+#            side confirms each new RMB's rkey on the other link
+#            (CONFIRM RKEY), all bytes delivered
+#   mixed2   ours (max_links=2) in a, Linux's smc.ko in b with both
+#            devices in one PNET ID, SMC-Rv2, each serving in turn: the
+#            server adds a second link on rxe1, both sides list two links
+#            and a symmetric group; more connections join, all bytes
 #            delivered
 #   linux    Linux's smc.ko in both guests, both devices in one PNET ID:
 #            its SMC-Rv2 link group (first contact on rxe0) adds a second
@@ -39,23 +51,40 @@ waited() {
 	if ((rc == 0)); then tap_ok "$2"; else tap_fail "$2" "exit status $rc"; fi
 }
 
-# pair NAME PORT IP BYTES: b serves over AF_SMC, a connects to b's IP
-pair() {
-	local name=$1 port=$2 ip=$3 bytes=$4 pid
-	if [[ $SMCR_ROLE == b ]]; then
+# xpair SRV NAME PORT IP BYTES COUNT: guest SRV serves over AF_SMC, the
+# other connects to IP
+xpair() {
+	local srv=$1 name=$2 port=$3 ip=$4 bytes=$5 count=$6 pid
+	if [[ $SMCR_ROLE == "$srv" ]]; then
 		timeout "$(tscale 120)" "$PEER" server --family smc --port "$port" \
-			--bytes "$bytes" --timeout "$(tscale 90)" &
+			--bytes "$bytes" --count "$count" --timeout "$(tscale 90)" &
 		pid=$!
 		wait_listen "$port"
 		barrier "$name" 60
-		waited $pid "$name: server delivered and received every byte (b)"
+		waited $pid "$name: server delivered and received every byte ($SMCR_ROLE)"
 	else
 		barrier "$name" 60
-		tap_check "$name: client delivered and received every byte (a)" \
+		tap_check "$name: client delivered and received every byte ($SMCR_ROLE)" \
 			timeout "$(tscale 120)" "$PEER" client --family smc \
 			--host "$ip" --port "$port" --bytes "$bytes" \
-			--timeout "$(tscale 90)"
+			--count "$count" --timeout "$(tscale 90)"
 	fi
+}
+
+# pair NAME PORT IP BYTES [COUNT]: b serves over AF_SMC, a connects to
+# b's IP, COUNT connections one after the other
+pair() {
+	xpair b "$1" "$2" "$3" "$4" "${5:-1}"
+}
+
+# unload TAG: rmmod smcr, which may take a moment after the last close
+unload() {
+	for _ in $(seq 100); do
+		rmmod smcr 2>/dev/null && break
+		sleep 0.2
+	done
+	tap_check "$1: rmmod smcr ($SMCR_ROLE)" \
+		bash -c '! grep -q "^smcr " /proc/modules'
 }
 
 setup() {
@@ -101,7 +130,9 @@ verbs() {
 
 ours() {
 	local links
-	tap_check "insmod smcr.ko ($SMCR_ROLE)" insmod "$KO" || return
+	# both groups listed at the end: the first must not go idle before
+	tap_check "insmod smcr.ko ($SMCR_ROLE)" \
+		insmod "$KO" lgr_idle_time="$(tscale 120)" || return
 	pair ours-eth1 7410 "$SMCR_PEER_IP2" 8M
 	pair ours-eth0 7411 "$SMCR_PEER_IP" 8M
 	links=$("$SMCR" link)
@@ -110,15 +141,115 @@ ours() {
 		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1 -a \
 		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
 	barrier ours-done 60
-	for _ in $(seq 100); do
-		rmmod smcr 2>/dev/null && break
-		sleep 0.2
+	unload "ours"
+}
+
+# events NAME: how many of our tracepoint NAME the trace holds
+TRACE=/sys/kernel/tracing
+events() { grep -c "$1: " $TRACE/trace; }
+
+# wait_links: up to 20 s (scaled) for a second link, on rxe1; prints them
+wait_links() {
+	local links i
+	for ((i = 0; i < $(tscale 20); i++)); do
+		links=$("$SMCR" link)
+		grep -q '^ib_dev rxe1$' <<<"$links" && break
+		sleep 1
 	done
-	tap_check "ours: rmmod smcr ($SMCR_ROLE)" bash -c '! grep -q "^smcr " /proc/modules'
+	printf '%s\n' "$links"
+}
+
+# ours2 VERSION: a second link between two instances of ours
+ours2() {
+	local v=$1 links port=7430
+	[[ $v == v2 ]] && port=7440
+	tap_check "ours2 $v: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
+		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" || return
+	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
+	echo >$TRACE/trace
+	echo 1 >$TRACE/events/smcr/enable
+	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+	# SMC-Rv2 needs an EID both sides share; without one it is SMC-Rv1
+	if [[ $v == v2 ]]; then
+		tap_check "ours2 $v: smcr ueid add ($SMCR_ROLE)" \
+			"$SMCR" ueid add SMCR-LINKS
+	fi
+	barrier "ours2-$v-up" 60
+	pair "ours2-$v-first" "$port" "$SMCR_PEER_IP" 8M
+	links=$(wait_links)
+	printf '%s\n' "$links" | sed "s/^/# ours2 $v: /"
+	"$SMCR" linkgroup | sed "s/^/# ours2 $v: /"
+	grep -E 'smcr_links_|smcr_link_down' $TRACE/trace | sed 's/^ */# /'
+	tap_check "ours2 $v: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1 -a \
+		"$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	tap_check "ours2 $v: a symmetric link group ($SMCR_ROLE)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+	tap_check "ours2 $v: the second link came up once ($SMCR_ROLE)" \
+		test "$(events smcr_links_up)" -eq 1
+	pair "ours2-$v-more" $((port + 1)) "$SMCR_PEER_IP" 2M 5
+	echo "# ours2 $v ($SMCR_ROLE): $(grep -cE 'smcr_llc: .* sent type=CONFIRM_RKEY(_V2)? request' $TRACE/trace) CONFIRM RKEY requests sent"
+	tap_check "ours2 $v: each new RMB confirmed on the other link ($SMCR_ROLE)" \
+		test "$(grep -cE 'smcr_llc: .* sent type=CONFIRM_RKEY(_V2)? request' $TRACE/trace)" -ge 5
+	tap_check "ours2 $v: no link went down ($SMCR_ROLE)" \
+		test "$(events smcr_link_down)" -eq 0
+	barrier "ours2-$v-done" 60
+	unload "ours2 $v"
+}
+
+mixed2() {
+	local srv who links port=7450
+	if [[ $SMCR_ROLE == a ]]; then
+		who=ours
+		tap_check "mixed2: insmod smcr.ko max_links=2 (a)" \
+			insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" || return
+		echo >$TRACE/trace
+		echo 1 >$TRACE/events/smcr/enable
+		echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+	else
+		who=linux
+		linux_smc_up "$SMCR" || return
+		tap_check "mixed2: smcr pnet add PNET1 eth eth1 (b)" \
+			"$SMCR" pnet add PNET1 eth eth1
+		tap_check "mixed2: smcr pnet add PNET1 ib rxe1 1 (b)" \
+			"$SMCR" pnet add PNET1 ib rxe1 1
+	fi
+	tap_check "mixed2: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
+	# a group per role: the second round starts a group of its own
+	for srv in a b; do
+		barrier "mixed2-$srv-up" 60
+		xpair "$srv" "mixed2-$srv-first" "$port" "$SMCR_PEER_IP" 8M 1
+		links=$(wait_links)
+		printf '%s\n' "$links" | sed "s/^/# mixed2, $srv serving ($who): /"
+		"$SMCR" linkgroup | sed "s/^/# mixed2, $srv serving ($who): /"
+		[[ $who == ours ]] &&
+			grep -E 'smcr_links_|smcr_link_down' $TRACE/trace | sed 's/^ */# /'
+		# links of both groups: the one of this round on rxe1
+		tap_check "mixed2, $srv serving: a second link, on rxe1 ($who)" \
+			test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -ge 1
+		tap_check "mixed2, $srv serving: a symmetric link group ($who)" \
+			bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+		xpair "$srv" "mixed2-$srv-more" $((port + 1)) "$SMCR_PEER_IP" 2M 5
+		barrier "mixed2-$srv-done" 60
+		port=$((port + 2))
+	done
+	if [[ $who == ours ]]; then
+		tap_check "mixed2: no link went down (a)" \
+			test "$(events smcr_link_down)" -eq 0
+		tap_check "mixed2: two second links came up (a)" \
+			test "$(events smcr_links_up)" -eq 2
+	fi
+	barrier mixed2-end 60
+	if [[ $who == linux ]]; then
+		tap_check "mixed2: rmmod smc (b)" modprobe -r smc_diag smc
+	else
+		unload mixed2
+	fi
+	barrier mixed2-gone 60
 }
 
 linux() {
-	local links i
+	local links
 	linux_smc_up "$SMCR" || return
 	tap_check "linux: smcr pnet add PNET1 eth eth1 ($SMCR_ROLE)" \
 		"$SMCR" pnet add PNET1 eth eth1
@@ -128,11 +259,7 @@ linux() {
 	barrier linux-up 60
 	pair linux 7420 "$SMCR_PEER_IP" 16M
 	# the server adds the second link after the first contact
-	for ((i = 0; i < $(tscale 20); i++)); do
-		links=$("$SMCR" link)
-		grep -q '^ib_dev rxe1$' <<<"$links" && break
-		sleep 1
-	done
+	links=$(wait_links)
 	printf '%s\n' "$links" | sed 's/^/# linux: /'
 	"$SMCR" linkgroup | sed 's/^/# linux: /'
 	tap_check "linux: a second link, on rxe1 ($SMCR_ROLE)" \
@@ -146,4 +273,7 @@ linux() {
 setup
 verbs
 ours
+ours2 v1
+ours2 v2
+mixed2
 linux

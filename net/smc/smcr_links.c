@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr: a second link for a link group, and the rkeys of its RMBs on
+ * each link (RFC 7609 §3.5.1, §3.5.5.1, A.3.2, A.3.3, A.3.5, A.3.7).
+ *
+ * After the first contact the server offers a second link with ADD LINK
+ * over the first one: from a RoCE port of another device on the same
+ * physical network (in SMC-Rv2 also in the subnet of the first link, as
+ * Linux requires), else from the same port. The client takes it the same
+ * way, or rejects it when neither side has another port (A.3.2, no
+ * alternate path). Every buffer of the group is mapped on the new link,
+ * and the peers tell each other the rkeys of their RMBs on it: in ADD
+ * LINK CONTINUATIONs in SMC-Rv1, in the ADD LINK's extension in SMC-Rv2
+ * (as Linux does). CONFIRM LINK over the new link makes it active.
+ *
+ * In a group of two links a new RMB is registered on both, and CONFIRM
+ * RKEY tells the peer its rkey on the other link before the CLC message
+ * that offers it. The peer's rkeys on each link are kept in the group's
+ * table (struct smcr_rtoken), for a connection that has to move.
+ *
+ * max_links (module parameter) is 1 by default: no second link is
+ * offered, and one offered by the peer is rejected. Connections stay on
+ * the link they started on (the server starts them on the first link);
+ * a link that fails ends its group.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "smcr.h"
+#include "smcr_links.h"
+#include "smcr_llc.h"
+#include "smcr_trace.h"
+
+static unsigned int max_links = 1;
+module_param(max_links, uint, 0644);
+MODULE_PARM_DESC(max_links,
+		 "Links per link group: 1, or 2 to add a second link (default 1)");
+
+/**
+ * smcr_links_max() - how many links a group may have
+ *
+ * Return: 1 or 2, from the max_links module parameter.
+ */
+u8 smcr_links_max(void)
+{
+	return clamp_t(unsigned int, READ_ONCE(max_links), 1, 2);
+}
+
+/* The group's table of the peer's RMBs, made on first use */
+static int smcr_links_rtokens_alloc(struct smcr_lgr *lgr)
+{
+	struct smcr_rtoken *t;
+
+	if (READ_ONCE(lgr->rtokens))
+		return 0;
+	t = kcalloc(SMCR_LGR_RTOKENS, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	spin_lock_bh(&lgr->lock);
+	if (!lgr->rtokens) {
+		lgr->rtokens = t;
+		t = NULL;
+	}
+	spin_unlock_bh(&lgr->lock);
+	kfree(t);
+	return 0;
+}
+
+/* The entry of the peer's RMB with @rkey on link @idx, else a free one
+ * (@add), else NULL; Context: under @lgr->lock
+ */
+static struct smcr_rtoken *smcr_links_rtoken(struct smcr_lgr *lgr, int idx,
+					     u32 rkey, bool add)
+{
+	struct smcr_rtoken *t, *free = NULL;
+	int i;
+
+	lockdep_assert_held(&lgr->lock);
+	if (!lgr->rtokens)
+		return NULL;
+	for (i = 0; i < SMCR_LGR_RTOKENS; i++) {
+		t = &lgr->rtokens[i];
+		if ((t->links & BIT(idx)) && t->rkey[idx] == rkey)
+			return t;
+		if (!t->links && !free)
+			free = t;
+	}
+	return add ? free : NULL;
+}
+
+/* Learn that the peer's RMB with @ref_rkey on link @ref has @rkey and
+ * @vaddr on link @idx (and, if @ref_vaddr, that address on @ref)
+ */
+static void smcr_links_rtoken_set(struct smcr_lgr *lgr, int ref, u32 ref_rkey,
+				  u64 ref_vaddr, int idx, u32 rkey, u64 vaddr)
+{
+	struct smcr_rtoken *t;
+
+	spin_lock_bh(&lgr->lock);
+	t = smcr_links_rtoken(lgr, ref, ref_rkey, true);
+	if (t) {
+		t->rkey[ref] = ref_rkey;
+		if (ref_vaddr)
+			t->vaddr[ref] = ref_vaddr;
+		t->rkey[idx] = rkey;
+		t->vaddr[idx] = vaddr;
+		t->links |= BIT(ref) | BIT(idx);
+	}
+	spin_unlock_bh(&lgr->lock);
+}
+
+/* The index of the link with @link_id in @lgr, or -1 */
+static int smcr_links_idx(struct smcr_lgr *lgr, u8 link_id)
+{
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		if (lgr->lnk[i].lgr && lgr->lnk[i].link_id == link_id)
+			return i;
+	return -1;
+}
+
+/* Fill an ADD LINK (A.3.2) offering @new, or answering for it (@resp) */
+static void smcr_links_fill_add(struct smcr_link *new, struct smcr_llc_msg *m,
+				bool resp)
+{
+	struct smcr_llc_add_link *al = &m->u.add_link;
+
+	memset(m, 0, sizeof(*m));
+	m->type = SMCR_LLC_TYPE_ADD_LINK;
+	al->resp = resp;
+	memcpy(al->mac, new->port.mac, ETH_ALEN);
+	memcpy(al->gid, new->port.gid, SMCR_CLC_GID_LEN);
+	al->qpn = new->qp->qp_num;
+	al->link_num = new->link_id;
+	al->psn = new->psn;
+	al->qp_mtu = resp ? min_t(u8, new->port.mtu, new->peer_mtu) :
+			    new->port.mtu;
+}
+
+/* Take the peer's end of @new from its ADD LINK */
+static void smcr_links_take_add(struct smcr_link *new,
+				const struct smcr_llc_add_link *al)
+{
+	memcpy(new->peer_mac, al->mac, ETH_ALEN);
+	memcpy(new->peer_gid, al->gid, SMCR_CLC_GID_LEN);
+	new->peer_qpn = al->qpn;
+	new->peer_psn = al->psn;
+	new->peer_mtu = al->qp_mtu;
+}
+
+/* Our RMBs' rkeys on @link and @new, the pairs of A.3.3: up to @max of
+ * them into @pairs; those of the group's connections only, as Linux
+ * sends them (a spare's rkey was deleted when it retired)
+ */
+static int smcr_links_pairs(struct smcr_lgr *lgr, struct smcr_link *link,
+			    struct smcr_link *new,
+			    struct smcr_llc_rkey_pair *pairs, int max)
+{
+	struct smcr_buf **rmbs;
+	struct ib_mr *ref, *mr;
+	int n, i, k = 0;
+
+	rmbs = kcalloc(max, sizeof(*rmbs), GFP_KERNEL);
+	if (!rmbs)
+		return -ENOMEM;
+	n = smcr_lgr_rmbs(lgr, rmbs, max);
+	for (i = 0; i < n; i++) {
+		ref = rmbs[i]->mr[link->idx];
+		mr = rmbs[i]->mr[new->idx];
+		if (!ref || !mr)
+			continue;
+		pairs[k].ref_rkey = ref->rkey;
+		pairs[k].new_rkey = mr->rkey;
+		pairs[k].new_vaddr = mr->iova;
+		k++;
+	}
+	kfree(rmbs);
+	return k;
+}
+
+/* The extension of a version 2 ADD LINK for @new (into @buf), with our
+ * rkeys on it: its length, or a negative errno
+ */
+static int smcr_links_build_ext(struct smcr_lgr *lgr, struct smcr_link *link,
+				struct smcr_link *new, u8 *buf)
+{
+	struct smcr_llc_add_link_ext e = { .direct = !lgr->uses_gateway };
+	struct smcr_llc_rkey_pair *pairs;
+	int n, rc;
+
+	pairs = kcalloc(SMCR_LLC_ADD_EXT_PAIRS_MAX, sizeof(*pairs),
+			GFP_KERNEL);
+	if (!pairs)
+		return -ENOMEM;
+	n = smcr_links_pairs(lgr, link, new, pairs,
+			     SMCR_LLC_ADD_EXT_PAIRS_MAX);
+	if (n < 0) {
+		kfree(pairs);
+		return n;
+	}
+	memcpy(e.gid, new->port.gid, SMCR_CLC_GID_LEN);
+	e.num_rkeys = n;
+	rc = smcr_llc_add_link_ext_encode(&e, pairs, buf,
+					  SMCR_LLC_ADD_EXT_MAX_LEN);
+	kfree(pairs);
+	return rc;
+}
+
+/* The peer's rkeys on @new from the extension of its version 2 ADD LINK */
+static void smcr_links_take_ext(struct smcr_lgr *lgr, struct smcr_link *link,
+				struct smcr_link *new, const u8 *ext,
+				u32 ext_len)
+{
+	struct smcr_llc_add_link_ext e;
+	struct smcr_llc_rkey_pair p;
+	unsigned int i;
+
+	if (smcr_llc_add_link_ext_decode(ext, ext_len, &e))
+		return;
+	for (i = 0; i < e.num_rkeys; i++) {
+		smcr_llc_add_link_ext_pair(ext, i, &p);
+		smcr_links_rtoken_set(lgr, link->idx, p.ref_rkey, 0, new->idx,
+				      p.new_rkey, p.new_vaddr);
+	}
+}
+
+/* Send an ADD LINK for @new over @link: in SMC-Rv2 with the extension */
+static int smcr_links_send_add(struct smcr_lgr *lgr, struct smcr_link *link,
+			       struct smcr_link *new, struct smcr_llc_msg *m)
+{
+	u8 *ext;
+	int len, rc;
+
+	if (lgr->version != SMCR_CLC_V2)
+		return smcr_llc_send(link, m);
+	ext = kmalloc(SMCR_LLC_ADD_EXT_MAX_LEN, GFP_KERNEL);
+	if (!ext)
+		return -ENOMEM;
+	len = smcr_links_build_ext(lgr, link, new, ext);
+	rc = len < 0 ? len : smcr_llc_send_ext(link, m, ext, len);
+	kfree(ext);
+	return rc;
+}
+
+/* Send one ADD LINK CONTINUATION (A.3.3) with the next pairs of @pairs;
+ * @todo counts those still to send, this message's included
+ */
+static int smcr_links_send_cont(struct smcr_lgr *lgr, struct smcr_link *link,
+				struct smcr_link *new,
+				const struct smcr_llc_rkey_pair *pairs, int *todo)
+{
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_ADD_LINK_CONT };
+	struct smcr_llc_add_link_cont *c = &m.u.add_link_cont;
+	int i, n = min(*todo, SMCR_LLC_ADD_CONT_PAIRS);
+
+	/* the client's continuations are responses, as Linux sends them */
+	c->resp = !lgr->server;
+	c->link_num = new->link_id;
+	c->num_rkeys = *todo;
+	for (i = 0; i < n; i++)
+		c->pairs[i] = pairs[i];
+	*todo -= n;
+	return smcr_llc_send(link, &m);
+}
+
+/* Take the peer's pairs of a continuation; returns how many it still has */
+static int smcr_links_take_cont(struct smcr_lgr *lgr, struct smcr_link *link,
+				struct smcr_link *new,
+				const struct smcr_llc_msg *m)
+{
+	const struct smcr_llc_add_link_cont *c = &m->u.add_link_cont;
+	int i, n = min_t(int, c->num_rkeys, SMCR_LLC_ADD_CONT_PAIRS);
+
+	for (i = 0; i < n; i++)
+		smcr_links_rtoken_set(lgr, link->idx, c->pairs[i].ref_rkey, 0,
+				      new->idx, c->pairs[i].new_rkey,
+				      c->pairs[i].new_vaddr);
+	return c->num_rkeys - n;
+}
+
+/* SMC-Rv1: both sides' rkeys on @new, continuation for continuation:
+ * the server sends first, the client answers each (A.3.3). The first
+ * continuation of the peer is announced already.
+ */
+static int smcr_links_rkey_exchange(struct smcr_lgr *lgr,
+				    struct smcr_link *link,
+				    struct smcr_link *new)
+{
+	struct smcr_llc_rkey_pair *pairs;
+	int todo, left = 1, sent = 0, rc = 0;
+	struct smcr_llc_msg m;
+
+	pairs = kcalloc(SMCR_LGR_CONNS_MAX, sizeof(*pairs), GFP_KERNEL);
+	if (!pairs)
+		return -ENOMEM;
+	todo = smcr_links_pairs(lgr, link, new, pairs, SMCR_LGR_CONNS_MAX);
+	if (todo < 0) {
+		kfree(pairs);
+		return todo;
+	}
+	while (!rc && (todo || left)) {
+		if (lgr->server) {
+			smcr_llc_expect(link, SMCR_LLC_TYPE_ADD_LINK_CONT, true);
+			rc = smcr_links_send_cont(lgr, link, new,
+						  pairs + sent, &todo);
+			sent = min(sent + SMCR_LLC_ADD_CONT_PAIRS,
+				   SMCR_LGR_CONNS_MAX);
+			if (!rc)
+				rc = smcr_llc_wait(link, &m);
+			if (!rc)
+				left = smcr_links_take_cont(lgr, link, new, &m);
+		} else {
+			rc = smcr_llc_wait(link, &m);
+			if (!rc)
+				left = smcr_links_take_cont(lgr, link, new, &m);
+			/* the next one announced before ours goes out */
+			if (!rc && (todo > SMCR_LLC_ADD_CONT_PAIRS || left))
+				smcr_llc_expect(link,
+						SMCR_LLC_TYPE_ADD_LINK_CONT,
+						false);
+			if (!rc)
+				rc = smcr_links_send_cont(lgr, link, new,
+							  pairs + sent, &todo);
+			sent = min(sent + SMCR_LLC_ADD_CONT_PAIRS,
+				   SMCR_LGR_CONNS_MAX);
+		}
+	}
+	kfree(pairs);
+	return rc;
+}
+
+/* The port for a second link: another device's, else the first link's
+ * own (the group becomes asymmetric); false for the latter
+ */
+static bool smcr_links_port(struct smcr_lgr *lgr, struct smcr_ib_port *port)
+{
+	struct smcr_link *first = &lgr->lnk[0];
+
+	if (!smcr_ib_find_alt_port(&first->port, lgr->version == SMCR_CLC_V2,
+				   port))
+		return true;
+	smcr_ib_get_port(&first->port, port);
+	return false;
+}
+
+/* Registered on the new link before the client's CONFIRM LINK answer */
+static int smcr_links_client_reg(void *arg)
+{
+	struct smcr_link *new = arg;
+
+	return smcr_lgr_register_link(new->lgr, new);
+}
+
+/* Server: offer a second link over the first, and set it up */
+static int smcr_links_offer(struct smcr_lgr *lgr)
+{
+	struct smcr_link *link = &lgr->lnk[0], *new = &lgr->lnk[1];
+	struct smcr_ib_port port;
+	struct smcr_llc_msg m;
+	bool alt;
+	int rc;
+
+	lockdep_assert_held(&lgr->links_lock);
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE || new->lgr)
+		return -EALREADY;
+	rc = smcr_links_rtokens_alloc(lgr);
+	if (rc)
+		return rc;
+	alt = smcr_links_port(lgr, &port);
+	rc = smcr_lgr_link_new(lgr, new - lgr->lnk, link->link_id + 1, &port);
+	if (rc)
+		return rc;
+	trace_smcr_links_add(new, true, alt);
+	rc = smcr_lgr_map_link(lgr, new);
+	if (rc)
+		goto fail;
+
+	mutex_lock(&link->llc_lock);
+	smcr_links_fill_add(new, &m, false);
+	smcr_llc_expect(link, SMCR_LLC_TYPE_ADD_LINK, true);
+	rc = smcr_links_send_add(lgr, link, new, &m);
+	if (!rc)
+		rc = smcr_llc_wait(link, &m);
+	if (!rc && (m.type != SMCR_LLC_TYPE_ADD_LINK || !m.u.add_link.resp))
+		rc = -EPROTO;
+	if (!rc && m.u.add_link.reject)
+		rc = -ENOLINK;		/* A.3.2: no alternate path */
+	if (!rc && !m.u.add_link.qp_mtu)
+		rc = -EPROTO;
+	if (!rc) {
+		smcr_links_take_add(new, &m.u.add_link);
+		if (lgr->version == SMCR_CLC_V2)
+			smcr_links_take_ext(lgr, link, new, link->llc_resp_ext,
+					    link->llc_resp_ext_len);
+		rc = smcr_link_ready(new, true);
+	}
+	if (!rc)
+		rc = smcr_lgr_register_link(lgr, new);
+	if (!rc && lgr->version != SMCR_CLC_V2)
+		rc = smcr_links_rkey_exchange(lgr, link, new);
+	/* no TEST LINK of ours in between: Linux's client takes any LLC
+	 * message for the answer to its ADD LINK
+	 */
+	if (!rc)
+		rc = smcr_llc_confirm_link_server(new);
+	mutex_unlock(&link->llc_lock);
+	if (rc)
+		goto fail;
+	trace_smcr_links_up(new, true, alt);
+	return 0;
+fail:
+	trace_smcr_links_failed(new, rc);
+	smcr_lgr_link_free(new);
+	return rc;
+}
+
+/* The server's offer of a second link: the group's add_work, queued
+ * with a reference on the group
+ */
+static void smcr_links_add_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, add_work);
+
+	mutex_lock(&lgr->links_lock);
+	if (!READ_ONCE(lgr->terminating))
+		smcr_links_offer(lgr);
+	mutex_unlock(&lgr->links_lock);
+	smcr_lgr_put(lgr);
+}
+
+/**
+ * smcr_links_start() - after a first contact, look for a second link
+ * @lgr: group whose first link just became active
+ *
+ * The server offers one from a work item, unless max_links is 1; Linux's
+ * client waits for the offer (or 2 s) before its connect() returns.
+ */
+void smcr_links_start(struct smcr_lgr *lgr)
+{
+	if (!lgr->server || smcr_links_max() < 2)
+		return;
+	INIT_WORK(&lgr->add_work, smcr_links_add_work);
+	kref_get(&lgr->kref);
+	if (!queue_work(smcr_hs_wq, &lgr->add_work))
+		smcr_lgr_put(lgr);
+}
+
+/* Client: reject an ADD LINK (A.3.2) */
+static void smcr_links_reject(struct smcr_link *link, struct smcr_llc_msg *m)
+{
+	m->u.add_link.resp = true;
+	m->u.add_link.reject = true;
+	m->u.add_link.rej_rsn = SMCR_LLC_REJ_RSN_NO_ALT_PATH;
+	smcr_llc_send(link, m);
+}
+
+/* Client: take the server's offer of a second link; a negative errno
+ * when it was not set up, and @reject while our answer is still to send
+ */
+static int smcr_links_accept(struct smcr_link *link, struct smcr_llc_msg *req,
+			     const u8 *ext, u32 ext_len, bool *reject)
+{
+	const struct smcr_llc_add_link *al = &req->u.add_link;
+	struct smcr_lgr *lgr = link->lgr;
+	struct smcr_link *new = &lgr->lnk[1];
+	bool v2 = lgr->version == SMCR_CLC_V2;
+	struct smcr_ib_port port;
+	struct smcr_llc_msg m;
+	bool alt, same_peer;
+	int rc;
+
+	lockdep_assert_held(&lgr->links_lock);
+	*reject = true;
+	if (smcr_links_max() < 2 || lgr->server || link != &lgr->lnk[0] ||
+	    READ_ONCE(link->state) != SMCR_LINK_ACTIVE || new->lgr ||
+	    !al->qp_mtu || smcr_links_idx(lgr, al->link_num) >= 0)
+		return -ENOLINK;
+	rc = smcr_links_rtokens_alloc(lgr);
+	if (rc)
+		return rc;
+	same_peer = !memcmp(al->gid, link->peer_gid, SMCR_CLC_GID_LEN) &&
+		    (v2 || !memcmp(al->mac, link->peer_mac, ETH_ALEN));
+	alt = !smcr_ib_find_alt_port(&link->port, v2, &port);
+	/* A.3.2: neither side has another port */
+	if (same_peer && !alt)
+		return -ENOLINK;
+	if (!alt)
+		smcr_ib_get_port(&link->port, &port);
+	rc = smcr_lgr_link_new(lgr, new - lgr->lnk, al->link_num, &port);
+	if (rc)
+		return rc;
+	trace_smcr_links_add(new, false, alt);
+	smcr_links_take_add(new, al);
+	rc = smcr_lgr_map_link(lgr, new);
+	if (!rc)
+		rc = smcr_link_ready(new, false);
+	if (rc)
+		goto fail;
+	if (v2)
+		smcr_links_take_ext(lgr, link, new, ext, ext_len);
+
+	mutex_lock(&link->llc_lock);
+	/* what the server sends next, announced before our answer */
+	smcr_llc_expect(new, SMCR_LLC_TYPE_CONFIRM_LINK, false);
+	if (!v2)
+		smcr_llc_expect(link, SMCR_LLC_TYPE_ADD_LINK_CONT, false);
+	smcr_links_fill_add(new, &m, true);
+	rc = smcr_links_send_add(lgr, link, new, &m);
+	*reject = !!rc;
+	if (!rc && !v2)
+		rc = smcr_links_rkey_exchange(lgr, link, new);
+	if (!rc)
+		rc = smcr_llc_confirm_link_client(new, smcr_links_client_reg,
+						  new);
+	mutex_unlock(&link->llc_lock);
+	if (rc)
+		goto fail;
+	trace_smcr_links_up(new, false, alt);
+	return 0;
+fail:
+	trace_smcr_links_failed(new, rc);
+	smcr_lgr_link_free(new);
+	return rc;
+}
+
+/* The peer's ADD LINK request (registered with the LLC layer) */
+static void smcr_links_rx_add(struct smcr_link *link, struct smcr_llc_msg *m,
+			      const u8 *ext, u32 ext_len)
+{
+	struct smcr_lgr *lgr = link->lgr;
+	bool reject;
+
+	mutex_lock(&lgr->links_lock);
+	smcr_links_accept(link, m, ext, ext_len, &reject);
+	mutex_unlock(&lgr->links_lock);
+	if (reject)
+		smcr_links_reject(link, m);
+}
+
+/* The peer's CONFIRM RKEY (A.3.5): its new RMB on other links too */
+static void smcr_links_rx_confirm_rkey(struct smcr_link *link,
+				       struct smcr_llc_msg *m, const u8 *ext,
+				       u32 ext_len)
+{
+	struct smcr_llc_confirm_rkey *cr = &m->u.confirm_rkey;
+	struct smcr_lgr *lgr = link->lgr;
+	int i, idx;
+
+	/* with one link the rkey came with the CLC message; Linux still
+	 * asks before it uses an RMB
+	 */
+	for (i = 0; i < min_t(int, cr->num_tkns, SMCR_LLC_RKEY_OTHERS); i++) {
+		idx = smcr_links_idx(lgr, cr->others[i].link_num);
+		if (idx >= 0 && idx != link->idx)
+			smcr_links_rtoken_set(lgr, link->idx, cr->rkey,
+					      cr->vaddr, idx,
+					      cr->others[i].rkey,
+					      cr->others[i].vaddr);
+	}
+	cr->resp = true;
+	smcr_llc_send(link, m);
+}
+
+/* The peer's DELETE RKEY (A.3.7): it stops using RMBs */
+static void smcr_links_rx_delete_rkey(struct smcr_link *link,
+				      struct smcr_llc_msg *m, const u8 *ext,
+				      u32 ext_len)
+{
+	struct smcr_llc_delete_rkey *dr = &m->u.delete_rkey;
+	struct smcr_lgr *lgr = link->lgr;
+	struct smcr_rtoken *t;
+	int i;
+
+	spin_lock_bh(&lgr->lock);
+	for (i = 0; i < dr->count && i < SMCR_LLC_DEL_RKEY_MAX; i++) {
+		t = smcr_links_rtoken(lgr, link->idx, dr->rkeys[i], false);
+		if (t)
+			memset(t, 0, sizeof(*t));
+	}
+	spin_unlock_bh(&lgr->lock);
+	dr->resp = true;
+	smcr_llc_send(link, m);
+}
+
+/**
+ * smcr_links_confirm_rmb() - a new connection's RMB on every link
+ * @smc: connection of a group, its RMB registered on its own link
+ *
+ * A.3.5: in a group of more than one active link the RMB is registered on
+ * the others too, and the peer learns its rkeys there from CONFIRM RKEY
+ * before the CLC message that offers the RMB; the peer forgot the rkeys
+ * of a reused one when it retired.
+ *
+ * Context: process.
+ * Return: 0 or a negative errno.
+ */
+int smcr_links_confirm_rmb(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct smcr_lgr *lgr = conn->lgr;
+	struct smcr_link *link = conn->link, *other;
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_CONFIRM_RKEY };
+	struct smcr_llc_confirm_rkey *cr = &m.u.confirm_rkey;
+	struct smcr_buf *rmb = &conn->rmb;
+	int i, rc = 0;
+
+	mutex_lock(&lgr->links_lock);
+	for (i = 0; i < SMCR_LINKS_MAX && !rc; i++) {
+		other = &lgr->lnk[i];
+		if (other == link ||
+		    READ_ONCE(other->state) != SMCR_LINK_ACTIVE)
+			continue;
+		rc = smcr_buf_register_locked(other, rmb);
+		if (!rc && cr->num_tkns < SMCR_LLC_RKEY_OTHERS) {
+			cr->others[cr->num_tkns].link_num = other->link_id;
+			cr->others[cr->num_tkns].rkey = rmb->mr[i]->rkey;
+			cr->others[cr->num_tkns].vaddr = rmb->mr[i]->iova;
+			cr->num_tkns++;
+		}
+	}
+	if (rc || !cr->num_tkns)
+		goto out;
+	cr->rkey = rmb->mr[link->idx]->rkey;
+	cr->vaddr = rmb->mr[link->idx]->iova;
+	mutex_lock(&link->llc_lock);
+	smcr_llc_expect(link, SMCR_LLC_TYPE_CONFIRM_RKEY, true);
+	rc = smcr_llc_send(link, &m);
+	if (!rc)
+		rc = smcr_llc_wait(link, &m);
+	if (!rc && (m.type != SMCR_LLC_TYPE_CONFIRM_RKEY ||
+		    m.u.confirm_rkey.negative))
+		rc = -EPROTO;
+	mutex_unlock(&link->llc_lock);
+out:
+	mutex_unlock(&lgr->links_lock);
+	return rc;
+}
+
+/**
+ * smcr_links_init() - take the peer's requests about links and rkeys
+ *
+ * Context: module load, before any link exists.
+ */
+void smcr_links_init(void)
+{
+	smcr_llc_register_req(SMCR_LLC_TYPE_ADD_LINK, smcr_links_rx_add);
+	smcr_llc_register_req(SMCR_LLC_TYPE_CONFIRM_RKEY,
+			      smcr_links_rx_confirm_rkey);
+	smcr_llc_register_req(SMCR_LLC_TYPE_DELETE_RKEY,
+			      smcr_links_rx_delete_rkey);
+}
+
+/**
+ * smcr_links_exit() - no more requests to this layer
+ *
+ * Context: module unload, no link left.
+ */
+void smcr_links_exit(void)
+{
+	smcr_llc_register_req(SMCR_LLC_TYPE_ADD_LINK, NULL);
+	smcr_llc_register_req(SMCR_LLC_TYPE_CONFIRM_RKEY, NULL);
+	smcr_llc_register_req(SMCR_LLC_TYPE_DELETE_RKEY, NULL);
+}
