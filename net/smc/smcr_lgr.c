@@ -245,13 +245,71 @@ static void smcr_lgr_cancel_free(struct smcr_lgr *lgr, bool sync)
 		smcr_lgr_put(lgr);
 }
 
+/* Whether a connection of @lgr sends on @link; Context: under lgr->lock */
+static bool smcr_lgr_link_busy(struct smcr_lgr *lgr, struct smcr_link *link)
+{
+	struct smcr_sock *smc;
+	unsigned long token;
+
+	lockdep_assert_held(&lgr->lock);
+	xa_for_each(&lgr->conns, token, smc)
+		if (READ_ONCE(smc->conn.link) == link)
+			return true;
+	return false;
+}
+
+/* The group's further links that went down: one without connections is
+ * taken off the group, which goes on over its first link, and the peer
+ * is told with DELETE LINK (A.3.4) unless it asked for it; one with
+ * connections ends the group, as they cannot move yet
+ */
+static void smcr_lgr_drop_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, drop_work);
+	struct smcr_link *link;
+	bool busy = false, idle;
+	int i;
+
+	mutex_lock(&lgr->links_lock);
+	for (i = 1; i < SMCR_LINKS_MAX; i++) {
+		link = &lgr->lnk[i];
+		if (!link->lgr || READ_ONCE(link->state) != SMCR_LINK_DOWN)
+			continue;
+		spin_lock_bh(&lgr->lock);
+		idle = !smcr_lgr_link_busy(lgr, link);
+		spin_unlock_bh(&lgr->lock);
+		if (!idle) {
+			busy = true;
+			continue;
+		}
+		if (!link->peer_deleted)
+			smcr_llc_delete_link_one(&lgr->lnk[0], link->link_id);
+		smcr_lgr_link_free(link);
+	}
+	mutex_unlock(&lgr->links_lock);
+	if (busy)
+		smcr_lgr_terminate(lgr);
+	/* the reference taken when the work was queued */
+	smcr_lgr_put(lgr);
+}
+
 static void smcr_link_fail_work(struct work_struct *work)
 {
 	struct smcr_link *link = container_of(work, struct smcr_link,
 					      fail_work);
+	struct smcr_lgr *lgr = link->lgr;
 
-	smcr_lgr_terminate(link->lgr);
-	smcr_lgr_put(link->lgr);
+	if (link == &lgr->lnk[0]) {
+		smcr_lgr_terminate(lgr);
+	} else {
+		/* the group decides under links_lock, which whoever frees
+		 * the link holds while it waits for this work
+		 */
+		kref_get(&lgr->kref);
+		if (!queue_work(smcr_hs_wq, &lgr->drop_work))
+			smcr_lgr_put(lgr);
+	}
+	smcr_lgr_put(lgr);
 }
 
 /**
@@ -509,12 +567,12 @@ int smcr_lgr_link_new(struct smcr_lgr *lgr, int idx, u8 link_id,
 }
 
 /**
- * smcr_lgr_link_free() - take a further link that did not come up off
- *	its group
+ * smcr_lgr_link_free() - take a further link off its group
  * @link: link from smcr_lgr_link_new(), not @lgr->lnk[0], no connection
- *	on it
+ *	on it: one that did not come up, or went down
  *
- * The group's buffers leave it first, then its QP and its device.
+ * Its QP is flushed and goes, the group's buffers leave it, then its
+ * protection domain and its device.
  *
  * Context: process, under @link->lgr->links_lock.
  */
@@ -524,15 +582,16 @@ void smcr_lgr_link_free(struct smcr_link *link)
 
 	lockdep_assert_held(&lgr->links_lock);
 	/* down, but not failed: that would end the group */
-	WRITE_ONCE(link->state, SMCR_LINK_DOWN);
-	trace_smcr_link_down(link, SMCR_DOWN_ADD);
+	if (xchg(&link->state, SMCR_LINK_DOWN) != SMCR_LINK_DOWN)
+		trace_smcr_link_down(link, SMCR_DOWN_ADD);
+	/* the QP flushed first: an LLC wait on the link ends with it */
+	smcr_link_stop(link);
 	cancel_delayed_work_sync(&link->testlink_work);
 	/* queued before the link went down: the group's reference */
 	if (cancel_work_sync(&link->llc_work))
 		smcr_lgr_put(lgr);
 	if (cancel_work_sync(&link->fail_work))
 		smcr_lgr_put(lgr);
-	smcr_link_stop(link);
 	smcr_lgr_unmap_link(lgr, link);
 	smcr_link_clear(link);
 	smcr_ib_put_port(&link->port);
@@ -573,6 +632,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	INIT_LIST_HEAD(&lgr->spare_sndbufs.list);
 	INIT_LIST_HEAD(&lgr->retiring);
 	INIT_WORK(&lgr->rkey_work, smcr_lgr_rkey_work);
+	INIT_WORK(&lgr->drop_work, smcr_lgr_drop_work);
 	init_waitqueue_head(&lgr->hs_wait);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);

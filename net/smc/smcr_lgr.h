@@ -158,6 +158,7 @@ struct smcr_rtoken {
  * @rtokens: the peer's RMBs on each link, SMCR_LGR_RTOKENS of them, once
  *	the group has had a second link; under @lock
  * @add_work: the server offers a second link after the first contact
+ * @drop_work: takes further links that went down off the group
  */
 struct smcr_lgr {
 	struct list_head	list;
@@ -193,6 +194,7 @@ struct smcr_lgr {
 	struct mutex		links_lock;	/* see above */
 	struct smcr_rtoken	*rtokens;
 	struct work_struct	add_work;
+	struct work_struct	drop_work;
 };
 
 /**

@@ -102,6 +102,7 @@ struct smcr_wr_tx {
  *	region and a DMA address per link by it
  * @link_id: link number within the group (A.3.1)
  * @peer_uid: the link user id the peer's CONFIRM LINK gave (A.3.1)
+ * @peer_deleted: the peer's DELETE LINK named it: it knows it is gone
  * @state: enum smcr_link_state; changed under @lgr->lock
  * @rtr: the QP reached RTR (tracked here: rxe does not report it)
  * @rts: the QP reached RTS
@@ -173,6 +174,7 @@ struct smcr_link {
 	u8			idx;
 	u8			link_id;
 	u8			peer_uid[SMCR_LLC_LINK_UID_LEN];
+	bool			peer_deleted;
 	int			state;
 
 	u8			*tx_bufs;

@@ -532,6 +532,14 @@ static void smcr_links_rx_add(struct smcr_link *link, struct smcr_llc_msg *m,
 	struct smcr_lgr *lgr = link->lgr;
 	bool reject;
 
+	/* offered over a further link: not taken, and not waited for under
+	 * links_lock, which the link's teardown holds while it waits for
+	 * this work
+	 */
+	if (link != &lgr->lnk[0]) {
+		smcr_links_reject(link, m);
+		return;
+	}
 	mutex_lock(&lgr->links_lock);
 	smcr_links_accept(link, m, ext, ext_len, &reject);
 	mutex_unlock(&lgr->links_lock);

@@ -102,10 +102,27 @@ int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 	return smcr_llc_send_ext(link, m, NULL, 0);
 }
 
+/* The link of @link's group with @link_id, or NULL */
+static struct smcr_link *smcr_llc_link_by_id(struct smcr_link *link,
+					     u8 link_id)
+{
+	struct smcr_link *l;
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		l = &link->lgr->lnk[i];
+		if (l->lgr && l->link_id == link_id &&
+		    READ_ONCE(l->state) != SMCR_LINK_UNUSED)
+			return l;
+	}
+	return NULL;
+}
+
 /* Answer one request of the peer; @ext: a version 2 ADD LINK's extension */
 static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 			    const u8 *ext, u32 ext_len)
 {
+	struct smcr_link *target;
 	smcr_llc_req_fn fn;
 	struct smcr_llc_msg m;
 
@@ -123,9 +140,11 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 		smcr_llc_send(link, &m);
 		break;
 	case SMCR_LLC_TYPE_DELETE_LINK:
+		/* all links: the first one's failure ends the group */
+		target = m.u.delete_link.all ? &link->lgr->lnk[0] :
+			 smcr_llc_link_by_id(link, m.u.delete_link.link_num);
 		/* A.3.4: a link this group does not have; ours stays */
-		if (!m.u.delete_link.all &&
-		    m.u.delete_link.link_num != link->link_id) {
+		if (!target) {
 			trace_smcr_llc_bogus(link, m.type,
 					     m.u.delete_link.link_num);
 			if (!m.u.delete_link.resp) {
@@ -135,12 +154,15 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 			}
 			break;
 		}
-		/* §3.5.5.4: with its only link gone, the group ends */
+		/* §3.5.5.4: the group ends with its first link; a further
+		 * one goes alone if no connection sends on it
+		 */
 		if (!m.u.delete_link.resp) {
 			m.u.delete_link.resp = true;
 			smcr_llc_send(link, &m);
 		}
-		smcr_link_fail(link, SMCR_DOWN_PEER);
+		target->peer_deleted = true;
+		smcr_link_fail(target, SMCR_DOWN_PEER);
 		break;
 	case SMCR_LLC_TYPE_CONFIRM_RKEY:
 		/* A.3.5: with one link the RMB's rkey came with the CLC
@@ -473,6 +495,25 @@ void smcr_llc_delete_link(struct smcr_link *link)
 	/* on the wire before the QP goes to error and flushes it */
 	wait_event_timeout(link->tx_wait, !READ_ONCE(link->tx_busy),
 			   SMCR_LLC_WAIT);
+}
+
+/**
+ * smcr_llc_delete_link_one() - tell the peer a further link went down
+ * @link: an active link of the group, the first
+ * @link_id: the link that went down
+ *
+ * A.3.4: DELETE LINK of one link, not orderly (lost path); the peer
+ * answers, but nothing waits for that.
+ */
+void smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id)
+{
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_DELETE_LINK };
+
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+		return;
+	m.u.delete_link.link_num = link_id;
+	m.u.delete_link.reason = SMCR_LLC_DEL_LOST_PATH;
+	smcr_llc_send(link, &m);
 }
 
 /**

@@ -23,6 +23,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		 u32 ext_len);
 void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
 void smcr_llc_delete_link(struct smcr_link *link);
+void smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id);
 int smcr_llc_delete_rkeys(struct smcr_link *link, const u32 *rkeys, int n);
 void smcr_llc_testlink_start(struct smcr_link *link);
 void smcr_llc_testlink_work(struct work_struct *work);

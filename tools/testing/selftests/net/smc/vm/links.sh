@@ -22,7 +22,10 @@
 #            LINK over rxe1), a symmetric group in smcr linkgroup and
 #            link on both sides; five more connections join it, each
 #            side confirms each new RMB's rkey on the other link
-#            (CONFIRM RKEY), all bytes delivered
+#            (CONFIRM RKEY), all bytes delivered; in SMC-Rv2 then eth1
+#            goes down in a: the idle link on rxe1 fails, leaves both
+#            sides' group (DELETE LINK of one link), which goes on over
+#            rxe0 with no connection aborted
 #   mixed2   ours (max_links=2) in a, Linux's smc.ko in b with both
 #            devices in one PNET ID, SMC-Rv2, each serving in turn: the
 #            server adds a second link on rxe1, both sides list two links
@@ -159,12 +162,40 @@ wait_links() {
 	printf '%s\n' "$links"
 }
 
+# lose_eth1 PORT: a takes eth1 down; the idle link on rxe1 fails (TEST
+# LINK), leaves the group of each side (DELETE LINK), and the group goes
+# on over rxe0
+lose_eth1() {
+	local links i
+	barrier lose-eth1 60
+	[[ $SMCR_ROLE == a ]] && ip link set eth1 down
+	for ((i = 0; i < $(tscale 40); i++)); do
+		links=$("$SMCR" link)
+		grep -q '^ib_dev rxe1$' <<<"$links" || break
+		sleep 1
+	done
+	printf '%s\n' "$links" | sed "s/^/# lose eth1: /"
+	grep -E 'smcr_link_down|DELETE_LINK' $TRACE/trace | sed 's/^ */# /'
+	tap_check "lose eth1: the link on rxe1 left the group, rxe0's stays ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
+		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
+	tap_check "lose eth1: a group of one link again ($SMCR_ROLE)" \
+		bash -c "$SMCR linkgroup | grep -q '^type single$'"
+	pair lose-eth1-after $(($1 + 2)) "$SMCR_PEER_IP" 2M 2
+	tap_check "lose eth1: no connection aborted ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_terminate)" -eq 0
+	[[ $SMCR_ROLE == a ]] && ip link set eth1 up
+	barrier lose-eth1-done 60
+}
+
 # ours2 VERSION: a second link between two instances of ours
 ours2() {
 	local v=$1 links port=7430
 	[[ $v == v2 ]] && port=7440
+	# TEST LINK every 2 s: an idle link that breaks is noticed soon
 	tap_check "ours2 $v: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
-		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" || return
+		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
+		testlink_time=2 || return
 	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
 	echo >$TRACE/trace
 	echo 1 >$TRACE/events/smcr/enable
@@ -193,6 +224,7 @@ ours2() {
 		test "$(grep -cE 'smcr_llc: .* sent type=CONFIRM_RKEY(_V2)? request' $TRACE/trace)" -ge 5
 	tap_check "ours2 $v: no link went down ($SMCR_ROLE)" \
 		test "$(events smcr_link_down)" -eq 0
+	[[ $v == v2 ]] && lose_eth1 "$port"
 	barrier "ours2-$v-done" 60
 	unload "ours2 $v"
 }
