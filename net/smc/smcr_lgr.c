@@ -1606,17 +1606,19 @@ static void smcr_lgr_unmap_link(struct smcr_lgr *lgr, struct smcr_link *link)
 }
 
 /**
- * smcr_lgr_rmbs() - the RMBs of a group, for their rkeys on a new link
+ * smcr_lgr_rmbs() - the RMBs of a group's connections
  * @lgr: group
- * @rmbs: filled with up to @max of them, those of connections first
+ * @rmbs: filled with up to @max of them
  * @max: room in @rmbs
+ *
+ * The peer knows the rkeys of these (a spare's was deleted when it
+ * retired), for their rkeys on a new link.
  *
  * Context: process, under @lgr->links_lock, which keeps them.
  * Return: how many.
  */
 int smcr_lgr_rmbs(struct smcr_lgr *lgr, struct smcr_buf **rmbs, int max)
 {
-	struct smcr_buf_slot *slot;
 	unsigned long token;
 	struct smcr_sock *smc;
 	int n = 0;
@@ -1626,9 +1628,6 @@ int smcr_lgr_rmbs(struct smcr_lgr *lgr, struct smcr_buf **rmbs, int max)
 	xa_for_each(&lgr->conns, token, smc)
 		if (n < max && smc->conn.rmb.cpu)
 			rmbs[n++] = &smc->conn.rmb;
-	list_for_each_entry(slot, &lgr->spare_rmbs.list, list)
-		if (n < max)
-			rmbs[n++] = &slot->buf;
 	spin_unlock_bh(&lgr->lock);
 	return n;
 }

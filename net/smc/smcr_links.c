@@ -151,8 +151,8 @@ static void smcr_links_take_add(struct smcr_link *new,
 }
 
 /* Our RMBs' rkeys on @link and @new, the pairs of A.3.3: up to @max of
- * them into @pairs; those of the group's connections only, as Linux
- * sends them (a spare's rkey was deleted when it retired)
+ * them into @pairs; those of the group's connections, as Linux sends
+ * them (smcr_lgr_rmbs())
  */
 static int smcr_links_pairs(struct smcr_lgr *lgr, struct smcr_link *link,
 			    struct smcr_link *new,
