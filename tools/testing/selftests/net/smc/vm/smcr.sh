@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
-# timeout: 420
+# timeout: 600
 #
 # Group "smcr": SMC-R between two instances of our module (RFC 7609 §3.5,
 # §4), one per guest, over soft-RoCE. Guest b serves, guest a connects.
