@@ -102,27 +102,38 @@ int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 	return smcr_llc_send_ext(link, m, NULL, 0);
 }
 
-/* The link of @link's group with @link_id, or NULL */
-static struct smcr_link *smcr_llc_link_by_id(struct smcr_link *link,
-					     u8 link_id)
+/* Whether @link's group has the link the peer's DELETE LINK names, the
+ * first one for all; and if so and @fail, fail it. Under the group's
+ * lock, under which a further link that goes is cleared
+ * (smcr_lgr_link_free()): a link found is whole, and one on its way out
+ * is down already, which makes smcr_link_fail() a no-op.
+ */
+static bool smcr_llc_named(struct smcr_link *link,
+			   const struct smcr_llc_delete_link *dl, bool fail)
 {
-	struct smcr_link *l;
+	struct smcr_lgr *lgr = link->lgr;
+	struct smcr_link *l, *found = NULL;
 	int i;
 
-	for (i = 0; i < SMCR_LINKS_MAX; i++) {
-		l = &link->lgr->lnk[i];
-		if (l->lgr && l->link_id == link_id &&
-		    READ_ONCE(l->state) != SMCR_LINK_UNUSED)
-			return l;
+	spin_lock_bh(&lgr->lock);
+	for (i = 0; i < SMCR_LINKS_MAX && !found; i++) {
+		l = &lgr->lnk[i];
+		if (l->lgr && READ_ONCE(l->state) != SMCR_LINK_UNUSED &&
+		    (dl->all ? i == 0 : l->link_id == dl->link_num))
+			found = l;
 	}
-	return NULL;
+	if (found && fail) {
+		found->peer_deleted = true;
+		smcr_link_fail(found, SMCR_DOWN_PEER);
+	}
+	spin_unlock_bh(&lgr->lock);
+	return found;
 }
 
 /* Answer one request of the peer; @ext: a version 2 ADD LINK's extension */
 static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 			    const u8 *ext, u32 ext_len)
 {
-	struct smcr_link *target;
 	smcr_llc_req_fn fn;
 	struct smcr_llc_msg m;
 
@@ -140,29 +151,21 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 		smcr_llc_send(link, &m);
 		break;
 	case SMCR_LLC_TYPE_DELETE_LINK:
-		/* all links: the first one's failure ends the group */
-		target = m.u.delete_link.all ? &link->lgr->lnk[0] :
-			 smcr_llc_link_by_id(link, m.u.delete_link.link_num);
-		/* A.3.4: a link this group does not have; ours stays */
-		if (!target) {
-			trace_smcr_llc_bogus(link, m.type,
-					     m.u.delete_link.link_num);
-			if (!m.u.delete_link.resp) {
-				m.u.delete_link.resp = true;
-				m.u.delete_link.reason = SMCR_LLC_DEL_NOLNK;
-				smcr_llc_send(link, &m);
-			}
-			break;
-		}
-		/* §3.5.5.4: the group ends with its first link; a further
-		 * one goes alone if no connection sends on it
+		/* the answer first: a failed link sends nothing more.
+		 * §3.5.5.4: the group ends with its first link (all links:
+		 * the first one's failure ends the group); a further one goes
+		 * alone if no connection sends on it.
 		 */
 		if (!m.u.delete_link.resp) {
 			m.u.delete_link.resp = true;
+			if (!smcr_llc_named(link, &m.u.delete_link, false))
+				m.u.delete_link.reason = SMCR_LLC_DEL_NOLNK;
 			smcr_llc_send(link, &m);
 		}
-		target->peer_deleted = true;
-		smcr_link_fail(target, SMCR_DOWN_PEER);
+		/* A.3.4: a link this group does not have; ours stays */
+		if (!smcr_llc_named(link, &m.u.delete_link, true))
+			trace_smcr_llc_bogus(link, m.type,
+					     m.u.delete_link.link_num);
 		break;
 	case SMCR_LLC_TYPE_CONFIRM_RKEY:
 		/* A.3.5: with one link the RMB's rkey came with the CLC
