@@ -631,10 +631,11 @@ traced_at_least() {
 }
 
 # run_cell BUDGET NAME FUNC...: FUNC's TAP lines; FUNC still running
-# after BUDGET seconds is stopped (its step in progress ends by its own
-# timeout) and the mount is forced off
+# after BUDGET seconds (tscale'd) is stopped (its step in progress ends
+# by its own timeout) and the mount is forced off
 run_cell() {
-	local budget=$1 name=$2 pid t0=$SECONDS
+	local budget name=$2 pid t0=$SECONDS
+	budget=$(tscale "$1")
 	shift 2
 	"$@" </dev/null >/tmp/cell.out 2>&1 &
 	pid=$!
