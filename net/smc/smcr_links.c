@@ -525,26 +525,69 @@ fail:
 	return rc;
 }
 
+/**
+ * struct smcr_links_offer - the server's ADD LINK, taken in a work item
+ * @work: runs smcr_links_offer_work() on smcr_hs_wq, with a reference
+ *	on the link's group
+ * @link: the group's first link, which it came over
+ * @m: the request
+ * @ext_len: length of @ext
+ * @ext: a version 2 ADD LINK's extension
+ */
+struct smcr_links_offer {
+	struct work_struct	work;
+	struct smcr_link	*link;
+	struct smcr_llc_msg	m;
+	u32			ext_len;
+	u8			ext[];
+};
+
+/* Client: set up the link the server offered, or reject it. Not in the
+ * first link's request work: that one goes on answering the peer's other
+ * requests meanwhile (a TEST LINK left unanswered fails the link at
+ * Linux's end), and a link's teardown, which waits for that work under
+ * links_lock, never waits for this one.
+ */
+static void smcr_links_offer_work(struct work_struct *work)
+{
+	struct smcr_links_offer *o = container_of(work, struct smcr_links_offer,
+						  work);
+	struct smcr_lgr *lgr = o->link->lgr;
+	bool reject;
+
+	mutex_lock(&lgr->links_lock);
+	smcr_links_accept(o->link, &o->m, o->ext, o->ext_len, &reject);
+	mutex_unlock(&lgr->links_lock);
+	if (reject)
+		smcr_links_reject(o->link, &o->m);
+	smcr_lgr_put(lgr);
+	kfree(o);
+}
+
 /* The peer's ADD LINK request (registered with the LLC layer) */
 static void smcr_links_rx_add(struct smcr_link *link, struct smcr_llc_msg *m,
 			      const u8 *ext, u32 ext_len)
 {
 	struct smcr_lgr *lgr = link->lgr;
-	bool reject;
+	struct smcr_links_offer *o;
 
-	/* offered over a further link: not taken, and not waited for under
-	 * links_lock, which the link's teardown holds while it waits for
-	 * this work
-	 */
-	if (link != &lgr->lnk[0]) {
-		smcr_links_reject(link, m);
-		return;
-	}
-	mutex_lock(&lgr->links_lock);
-	smcr_links_accept(link, m, ext, ext_len, &reject);
-	mutex_unlock(&lgr->links_lock);
-	if (reject)
-		smcr_links_reject(link, m);
+	/* offered over a further link, or to a server: not taken */
+	if (link != &lgr->lnk[0] || lgr->server)
+		goto reject;
+	o = kmalloc(struct_size(o, ext, ext_len), GFP_KERNEL);
+	if (!o)
+		goto reject;
+	INIT_WORK(&o->work, smcr_links_offer_work);
+	o->link = link;
+	o->m = *m;
+	o->ext_len = ext_len;
+	if (ext_len)
+		memcpy(o->ext, ext, ext_len);
+	kref_get(&lgr->kref);
+	queue_work(smcr_hs_wq, &o->work);
+	return;
+reject:
+	smcr_links_reject(link, m);
 }
 
 /* The peer's CONFIRM RKEY (A.3.5): its new RMB on other links too */
