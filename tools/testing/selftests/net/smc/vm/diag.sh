@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
 # timeout: 540
-# rxe: interop
 #
 # Group "diag": sock_diag for AF_SMC and our smcss. Guest b serves, guest
 # a connects; smc_diag_peer.py holds the sockets of each side in states

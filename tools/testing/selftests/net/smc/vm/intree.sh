@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
 # timeout: 240
-# rxe: interop
 #
 # Group "intree": Linux's own smc.ko in both guests, over the rxe that
 # scripts/vm/build-rxe patches, configured with our tools/smcr (UEID and

@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
 # timeout: 600
-# rxe: interop
 # links: 2
 #
 # Group "links": two RoCE devices per guest (run-pair --links 2): eth1,

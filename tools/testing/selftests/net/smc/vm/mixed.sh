@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
 # timeout: 600
-# rxe: interop
 #
 # Group "mixed": our module in guest a, Linux's in-tree smc.ko in guest b,
 # over the rxe scripts/vm/build-rxe patches (Linux needs it). Linux runs

@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
 # timeout: 600
-# rxe: interop
 #
 # Group "nomem": our module in guest a, Linux's in-tree smc.ko in guest b
 # (SMC-Rv2 over the patched rdma_rxe, as in "mixed"). fail_func.ko makes
