@@ -162,6 +162,8 @@ int smcr_clc_server(struct smcr_sock *smc);
 
 /* smcr_tx.c, smcr_rx.c: the data path (RFC 7609 §4.4, §4.5) */
 int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len);
+int smcr_tx_move(struct smcr_sock *smc, struct smcr_link *from,
+		 struct smcr_link *to);
 int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 		    int flags);
 __poll_t smcr_conn_poll(struct smcr_sock *smc);

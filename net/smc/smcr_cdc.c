@@ -8,9 +8,14 @@
  * and offset; here they are kept as byte counters that only grow.
  */
 
+#include <linux/sched/signal.h>
+
 #include "smcr.h"
 #include "smcr_cdc.h"
 #include "smcr_trace.h"
+
+/* how long a sender waits for its connection to move off a failed link */
+#define SMCR_CDC_MOVE_WAIT	(15 * HZ)
 
 /* The wire form of a byte counter over a buffer of @size bytes (A.4) */
 static void smcr_cdc_to_cursor(struct smcr_cdc_cursor *c, u64 bytes,
@@ -19,15 +24,58 @@ static void smcr_cdc_to_cursor(struct smcr_cdc_cursor *c, u64 bytes,
 	c->wrap = (u16)div_u64_rem(bytes, size, &c->count);
 }
 
+/* Whether a connection's link is down while its group may move it to
+ * another; Context: the socket locked
+ */
+static bool smcr_cdc_moving(struct smcr_conn *conn)
+{
+	return conn->lgr && READ_ONCE(conn->link->state) == SMCR_LINK_DOWN &&
+	       !READ_ONCE(conn->lgr->terminating) && !conn->peer_abort;
+}
+
+/**
+ * smcr_cdc_link_wait() - wait out the failover of a connection's link
+ * @smc: connection
+ *
+ * A connection whose link went down moves to another link of its group
+ * (smcr_tx_move()), which takes the socket lock: released meanwhile, for
+ * up to SMCR_CDC_MOVE_WAIT. Without another link the group ends and its
+ * connections abort.
+ *
+ * Context: process, the socket locked.
+ * Return: true when the connection has an active link.
+ */
+bool smcr_cdc_link_wait(struct smcr_sock *smc)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smcr_conn *conn = &smc->conn;
+	long timeo = SMCR_CDC_MOVE_WAIT;
+	struct sock *sk = &smc->sk;
+
+	sock_owned_by_me(sk);
+	if (smcr_cdc_moving(conn)) {
+		add_wait_queue(sk_sleep(sk), &wait);
+		while (timeo && !signal_pending(current) &&
+		       smcr_cdc_moving(conn))
+			sk_wait_event(sk, &timeo, !smcr_cdc_moving(conn),
+				      &wait);
+		remove_wait_queue(sk_sleep(sk), &wait);
+	}
+	return conn->lgr &&
+	       READ_ONCE(conn->link->state) == SMCR_LINK_ACTIVE;
+}
+
 /**
  * smcr_cdc_get() - take a send slot for a CDC message of @smc
  * @smc: connection
  * @idx: the slot taken
  *
  * Taken before the data a message announces is staged, so that data is
- * never counted as sent without a message to announce it.
+ * never counted as sent without a message to announce it. On a link that
+ * went down it first waits for the connection to move to another.
  *
- * Context: process, the socket locked; waits up to SMCR_WR_TX_WAIT.
+ * Context: process, the socket locked; waits up to SMCR_WR_TX_WAIT (and
+ * SMCR_CDC_MOVE_WAIT, the socket lock released).
  * Return: 0 or a negative errno.
  */
 int smcr_cdc_get(struct smcr_sock *smc, int *idx)
@@ -36,7 +84,7 @@ int smcr_cdc_get(struct smcr_sock *smc, int *idx)
 
 	sock_owned_by_me(&smc->sk);
 	/* taken off its group: the link is gone */
-	if (!smc->conn.lgr)
+	if (!smcr_cdc_link_wait(smc))
 		return -ENOLINK;
 	buf = smcr_wr_tx_get(smc->conn.link, idx);
 	return IS_ERR(buf) ? PTR_ERR(buf) : 0;
@@ -77,7 +125,7 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 	int rc;
 
 	sock_owned_by_me(&smc->sk);
-	m.seqno = (u16)atomic_inc_return(&link->cdc_seq);
+	m.seqno = ++conn->tx_seq;
 	m.token = conn->peer_token;
 	smcr_cdc_to_cursor(&m.prod, conn->tx_prod, conn->peer_size);
 	smcr_cdc_to_cursor(&m.cons, conn->rx_cons, conn->rmb.size);
@@ -150,19 +198,38 @@ static void smcr_cdc_rx_urg(struct smcr_sock *smc, struct smcr_link *link)
 
 /* Move a byte counter to a new wire cursor. A cursor only moves forward,
  * inside the RMBE, and never past @limit: anything else breaks the
- * protocol and leaves the counter as it was.
+ * protocol and leaves the counter as it was. With @replay a cursor up to
+ * one RMBE behind the last is taken as nothing new; 1 then.
  */
 static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
 			    const struct smcr_cdc_cursor *new, u32 size,
-			    u64 limit)
+			    u64 limit, bool replay)
 {
 	long diff = smcr_cdc_cursor_advance(old, new, size);
 
+	if (diff < 0 && replay && smcr_cdc_cursor_advance(new, old, size) > 0)
+		return 1;
 	if (diff < 0 || *bytes + diff > limit)
 		return -EPROTO;
 	*bytes += diff;
 	*old = *new;
 	return 0;
+}
+
+/* The peer's failover validation (A.4, flag F): the sequence number of
+ * the last message it saw complete, which must have been taken here;
+ * else one went with the failed link and the connection is broken.
+ * True when the connection is to abort. Context: under conn->lock.
+ */
+static bool smcr_cdc_rx_validate(struct smcr_conn *conn,
+				 const struct smcr_cdc_msg *m)
+{
+	lockdep_assert_held(&conn->lock);
+	conn->rx_replay = true;
+	if (!smcr_cdc_seq_before(conn->rx_seq, m->seqno) || conn->peer_abort)
+		return false;
+	conn->peer_abort = true;
+	return true;
 }
 
 /**
@@ -186,7 +253,7 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 	struct smcr_cdc_msg m;
 	struct smcr_conn *conn;
 	struct smcr_sock *smc;
-	bool urg, abort;
+	bool urg, abort, replayed;
 	int rc;
 
 	if (smcr_cdc_msg_decode(msg, SMCR_WR_SIZE, &m))
@@ -204,18 +271,40 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		sock_put(&smc->sk);
 		return;
 	}
+	if (m.prod_flags & SMCR_CDC_PF_FAILOVER_VALIDATION) {
+		abort = smcr_cdc_rx_validate(conn, &m);
+		spin_unlock_bh(&conn->lock);
+		if (abort)
+			smcr_close_peer_abort(smc);
+		smcr_conn_wake(smc);
+		sock_put(&smc->sk);
+		return;
+	}
+	/* A.4: late over a link that failed meanwhile */
+	if (smcr_cdc_seq_before(m.seqno, conn->rx_seq)) {
+		trace_smcr_cdc_late(link, m.token, m.seqno, conn->rx_seq);
+		spin_unlock_bh(&conn->lock);
+		sock_put(&smc->sk);
+		return;
+	}
+	conn->rx_seq = m.seqno;
 	/* §4.4: the peer never writes more than our RMBE holds unread */
 	rc = smcr_cdc_advance(&conn->rx_prod, &conn->peer_prod, &m.prod,
-			      conn->rmb.size, conn->rx_cons + conn->rmb.size);
+			      conn->rmb.size, conn->rx_cons + conn->rmb.size,
+			      conn->rx_replay);
+	replayed = rc > 0;
+	if (!rc)
+		conn->rx_replay = false;
 	/* before the Confirm is in, the peer's RMB size is 0: nothing was
 	 * sent to it, so its consumer cursor can only stay where it was
 	 */
-	if (!rc)
+	if (rc >= 0)
 		rc = smcr_cdc_advance(&conn->tx_peer_cons, &conn->peer_cons,
 				      &m.cons, READ_ONCE(conn->peer_size),
-				      conn->tx_prod);
+				      conn->tx_prod, false);
 	conn->peer_write_blocked = m.prod_flags & SMCR_CDC_PF_WRITE_BLOCKED;
-	urg = !rc && (m.prod_flags & SMCR_CDC_PF_URG_DATA_PRESENT) &&
+	urg = !rc && !replayed &&
+	      (m.prod_flags & SMCR_CDC_PF_URG_DATA_PRESENT) &&
 	      conn->rx_prod > conn->rx_cons;
 	if (urg)
 		smcr_cdc_rx_urg(smc, link);

@@ -15,6 +15,7 @@ struct smcr_sock;
 /* smcr_cdc.c */
 void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		 u32 ext_len);
+bool smcr_cdc_link_wait(struct smcr_sock *smc);
 int smcr_cdc_get(struct smcr_sock *smc, int *idx);
 int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes);
 int smcr_cdc_send(struct smcr_sock *smc);

@@ -783,9 +783,11 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		memcpy(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN);
 		memcpy(lgr->lnk[0].peer_mac, peer->mac, ETH_ALEN);
 	}
-	/* new connections start on the first link */
-	link = &lgr->lnk[0];
-	rc = smcr_conn_register(lgr, smc, link);
+	/* the first contact's connection on the first link, the others on
+	 * the link with the fewest
+	 */
+	rc = smcr_conn_register(lgr, smc, fc ? &lgr->lnk[0] : NULL);
+	link = smc->conn.link;
 	if (!rc)
 		ticket = smcr_lgr_hs_ticket(lgr);
 	mutex_unlock(&smcr_lgr_server_lock);

@@ -62,6 +62,8 @@ static void smcr_close_free(struct smcr_sock *smc)
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_link *link;
 
+	/* a failover repeats writes out of the send buffer */
+	smcr_cdc_link_wait(smc);
 	if (!conn->lgr)
 		return;
 	link = conn->link;
@@ -95,8 +97,7 @@ static void smcr_close_send_abort(struct smcr_sock *smc)
 	struct smcr_conn *conn = &smc->conn;
 
 	sock_owned_by_me(&smc->sk);
-	if (!conn->lgr || conn->closed || conn->aborted ||
-	    READ_ONCE(conn->link->state) != SMCR_LINK_ACTIVE)
+	if (!smcr_cdc_link_wait(smc) || conn->closed || conn->aborted)
 		return;
 	conn->aborted = true;
 	trace_smcr_abort_sent(smc);
@@ -181,6 +182,8 @@ void smcr_close_release(struct smcr_sock *smc)
 	bool unread;
 
 	sock_owned_by_me(&smc->sk);
+	/* a link that went down may be on its way to another link */
+	smcr_cdc_link_wait(smc);
 	if (!conn->lgr)
 		return;
 	spin_lock_bh(&conn->lock);

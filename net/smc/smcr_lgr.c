@@ -34,6 +34,23 @@
 static LIST_HEAD(smcr_lgrs);
 static DEFINE_SPINLOCK(smcr_lgrs_lock);
 
+/* set at module load, before any group exists (smcr_lgr_register_move()) */
+static smcr_lgr_move_t smcr_lgr_mover;
+
+/**
+ * smcr_lgr_register_move() - who moves connections off a failed link
+ * @move: called from process context, no group lock held, for each
+ *	connection sending on a further link that went down while the
+ *	group's first link is active; returns 0 once the connection sends
+ *	on @to, else a negative errno and the connection is aborted
+ *
+ * Context: module load or unload, no group in existence.
+ */
+void smcr_lgr_register_move(smcr_lgr_move_t move)
+{
+	WRITE_ONCE(smcr_lgr_mover, move);
+}
+
 /* Group ids step by 256: the low byte is the link id's in link user ids */
 #define SMCR_LGR_ID_STEP	256
 static atomic_t smcr_lgr_last_id = ATOMIC_INIT(0);
@@ -258,35 +275,88 @@ static bool smcr_lgr_link_busy(struct smcr_lgr *lgr, struct smcr_link *link)
 	return false;
 }
 
-/* The group's further links that went down: one without connections is
- * taken off the group, which goes on over its first link, and the peer
- * is told with DELETE LINK (A.3.4) unless it asked for it; one with
- * connections ends the group, as they cannot move yet
+/* A connection that could not move off a failed link: aborted, and taken
+ * off its group as a terminated group's are (smcr_lgr_detach_conns())
+ */
+static void smcr_lgr_drop_conn(struct smcr_lgr *lgr, struct smcr_sock *smc)
+{
+	lock_sock(&smc->sk);
+	if (smc->conn.lgr == lgr) {
+		spin_lock_bh(&smc->conn.lock);
+		smc->conn.peer_abort = true;
+		spin_unlock_bh(&smc->conn.lock);
+		smc->sk.sk_err = ECONNABORTED;
+		smcr_conn_unregister(smc);
+		smc->sk.sk_state_change(&smc->sk);
+	}
+	release_sock(&smc->sk);
+}
+
+/* Failover (§2.1, §3.5.5.4): move the connections that send on @link,
+ * down, to the group's first link. Context: process, links_lock not
+ * held: a move takes socket locks, which nest outside it.
+ */
+static void smcr_lgr_move_conns(struct smcr_lgr *lgr, struct smcr_link *link)
+{
+	smcr_lgr_move_t move = READ_ONCE(smcr_lgr_mover);
+	struct smcr_link *to = &lgr->lnk[0];
+	struct smcr_sock *smc;
+	unsigned long token;
+	int rc;
+
+	for (;;) {
+		spin_lock_bh(&lgr->lock);
+		xa_for_each(&lgr->conns, token, smc) {
+			if (READ_ONCE(smc->conn.link) == link) {
+				sock_hold(&smc->sk);
+				break;
+			}
+		}
+		spin_unlock_bh(&lgr->lock);
+		if (!smc)
+			return;
+		rc = -ENOLINK;
+		if (move && READ_ONCE(to->state) == SMCR_LINK_ACTIVE)
+			rc = move(smc, link, to);
+		/* an aborted one is off the link too: the loop ends */
+		if (rc)
+			smcr_lgr_drop_conn(lgr, smc);
+		sock_put(&smc->sk);
+	}
+}
+
+/* The group's further links that went down: the peer is told with DELETE
+ * LINK (A.3.4) unless it asked for it, their connections move to the
+ * first link, and they are taken off the group, which goes on over its
+ * first link. Should a connection stay on one, the group ends.
  */
 static void smcr_lgr_drop_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, drop_work);
 	struct smcr_link *link;
-	bool busy = false, idle;
+	bool busy = false, down;
 	int i;
 
-	mutex_lock(&lgr->links_lock);
 	for (i = 1; i < SMCR_LINKS_MAX; i++) {
 		link = &lgr->lnk[i];
-		if (!link->lgr || READ_ONCE(link->state) != SMCR_LINK_DOWN)
-			continue;
-		spin_lock_bh(&lgr->lock);
-		idle = !smcr_lgr_link_busy(lgr, link);
-		spin_unlock_bh(&lgr->lock);
-		if (!idle) {
-			busy = true;
-			continue;
-		}
-		if (!link->peer_deleted)
+		mutex_lock(&lgr->links_lock);
+		down = link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN;
+		if (down && !link->peer_deleted)
 			smcr_llc_delete_link_one(&lgr->lnk[0], link->link_id);
-		smcr_lgr_link_free(link);
+		mutex_unlock(&lgr->links_lock);
+		if (!down)
+			continue;
+		smcr_lgr_move_conns(lgr, link);
+		mutex_lock(&lgr->links_lock);
+		if (link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN) {
+			spin_lock_bh(&lgr->lock);
+			busy |= smcr_lgr_link_busy(lgr, link);
+			spin_unlock_bh(&lgr->lock);
+			if (!busy)
+				smcr_lgr_link_free(link);
+		}
+		mutex_unlock(&lgr->links_lock);
 	}
-	mutex_unlock(&lgr->links_lock);
 	if (busy)
 		smcr_lgr_terminate(lgr);
 	/* the reference taken when the work was queued */
@@ -875,14 +945,38 @@ void smcr_lgr_link_down(struct smcr_link *link)
 		smcr_lgr_put(link->lgr);
 }
 
+/* The active link of @lgr with the fewest connections, the first of
+ * equals, else NULL. Context: under lgr->lock.
+ */
+static struct smcr_link *smcr_lgr_least_used(struct smcr_lgr *lgr)
+{
+	int n[SMCR_LINKS_MAX] = {}, i, best = -1;
+	struct smcr_sock *smc;
+	unsigned long token;
+
+	lockdep_assert_held(&lgr->lock);
+	xa_for_each(&lgr->conns, token, smc)
+		if (smc->conn.link)
+			n[smc->conn.link->idx]++;
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		if (lgr->lnk[i].lgr &&
+		    READ_ONCE(lgr->lnk[i].state) == SMCR_LINK_ACTIVE &&
+		    (best < 0 || n[i] < n[best]))
+			best = i;
+	return best < 0 ? NULL : &lgr->lnk[best];
+}
+
 /**
  * smcr_conn_register() - add a connection to a group
  * @lgr: group, referenced by the caller; the connection takes over the
  *	reference
  * @smc: the connection's socket
- * @link: the link of @lgr it sends on
+ * @link: the link of @lgr it sends on; NULL: the server's choice, the
+ *	active link with the fewest connections (as Linux's server spreads
+ *	them over a group's links)
  *
- * Return: 0, or -ENOSPC when the group is full or ending.
+ * Return: 0, or -ENOSPC when the group is full or ending, or has no
+ * active link to choose.
  */
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		       struct smcr_link *link)
@@ -892,7 +986,10 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	int rc;
 
 	spin_lock_bh(&lgr->lock);
-	if (lgr->terminating || lgr->conns_num >= SMCR_LGR_CONNS_MAX) {
+	if (!link)
+		link = smcr_lgr_least_used(lgr);
+	if (!link || lgr->terminating ||
+	    lgr->conns_num >= SMCR_LGR_CONNS_MAX) {
 		spin_unlock_bh(&lgr->lock);
 		return -ENOSPC;
 	}

@@ -228,6 +228,15 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
  * @peer_rkey: rkey of the peer's RMB
  * @peer_rmb: address of the peer's RMB element
  * @peer_size: size of the peer's RMB element
+ * @tx_seq: sequence number of our last CDC message (A.4), one count per
+ *	connection across its links, under the socket lock
+ * @rx_seq: sequence number of the peer's newest CDC message taken: an
+ *	older one, late over a link that failed meanwhile, is discarded
+ *	(A.4); under @lock
+ * @rx_replay: the peer failed over (its failover validation came): until
+ *	its producer cursor passes the one we have, it may repeat older
+ *	ones, as Linux's smc.ko does after it rewinds to its last completed
+ *	write; under @lock
  * @tx_prod: bytes ever written into the peer's RMBE
  * @tx_done: bytes of @sndbuf whose RDMA write completed
  * @tx_peer_cons: bytes the peer has consumed, from its cursor
@@ -272,6 +281,9 @@ struct smcr_conn {
 	u32			peer_rkey;
 	u64			peer_rmb;
 	u32			peer_size;
+	u16			tx_seq;
+	u16			rx_seq;
+	bool			rx_replay;
 
 	u64			tx_prod;
 	u64			tx_done;
@@ -319,6 +331,11 @@ void smcr_lgr_link_down(struct smcr_link *link);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		       struct smcr_link *link);
+
+/* moves a connection's sending from a failed link to another of its group */
+typedef int (*smcr_lgr_move_t)(struct smcr_sock *smc, struct smcr_link *from,
+			       struct smcr_link *to);
+void smcr_lgr_register_move(smcr_lgr_move_t move);
 struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
 					const u8 *peer_gid, u32 peer_qpn);
 void smcr_conn_unregister(struct smcr_sock *smc);

@@ -127,7 +127,6 @@ struct smcr_wr_tx {
  * @rx_pending: receives posted and not completed yet
  * @rx_stamp: jiffies when the last message arrived (set in softirq,
  *	read with READ_ONCE() by the TEST LINK keepalive)
- * @cdc_seq: sequence number of the last CDC message sent (A.4)
  * @fail_work: takes the group down after the link failed
  * @testlink_work: TEST LINK keepalive of an active link (§3.5.5.5)
  * @llc_resp: answer to the LLC request in flight (one at a time, §3.5.5.3)
@@ -193,7 +192,6 @@ struct smcr_link {
 	unsigned long		tx_ext_busy;
 	atomic_t		rx_pending;
 	unsigned long		rx_stamp;
-	atomic_t		cdc_seq;
 	bool			rtr;
 	bool			rts;
 

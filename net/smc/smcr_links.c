@@ -18,10 +18,13 @@
  * that offers it. The peer's rkeys on each link are kept in the group's
  * table (struct smcr_rtoken), for a connection that has to move.
  *
+ * The server starts a new connection on the active link with the fewest
+ * connections. When the second link fails, its connections move to the
+ * first (smcr_tx_move()) and it leaves the group; when the first fails,
+ * the group ends.
+ *
  * max_links (module parameter) is 1 by default: no second link is
- * offered, and one offered by the peer is rejected. Connections stay on
- * the link they started on (the server starts them on the first link);
- * a link that fails ends its group.
+ * offered, and one offered by the peer is rejected.
  */
 
 #include <linux/module.h>
@@ -633,6 +636,37 @@ static void smcr_links_rx_delete_rkey(struct smcr_link *link,
 	spin_unlock_bh(&lgr->lock);
 	dr->resp = true;
 	smcr_llc_send(link, m);
+}
+
+/**
+ * smcr_links_peer_rmb() - where a peer's RMB is on another link
+ * @lgr: group
+ * @from: link the RMB's rkey is of
+ * @to: link wanted
+ * @rkey: the RMB's rkey on @from
+ * @to_rkey: its rkey on @to
+ * @to_vaddr: its address on @to
+ *
+ * From what ADD LINK (CONTINUATION) and CONFIRM RKEY told (A.3.3, A.3.5).
+ *
+ * Return: 0, or -ENOENT when the peer never named the RMB on @to.
+ */
+int smcr_links_peer_rmb(struct smcr_lgr *lgr, struct smcr_link *from,
+			struct smcr_link *to, u32 rkey, u32 *to_rkey,
+			u64 *to_vaddr)
+{
+	struct smcr_rtoken *t;
+	int rc = -ENOENT;
+
+	spin_lock_bh(&lgr->lock);
+	t = smcr_links_rtoken(lgr, from->idx, rkey, false);
+	if (t && (t->links & BIT(to->idx))) {
+		*to_rkey = t->rkey[to->idx];
+		*to_vaddr = t->vaddr[to->idx];
+		rc = 0;
+	}
+	spin_unlock_bh(&lgr->lock);
+	return rc;
 }
 
 /**

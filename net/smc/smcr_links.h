@@ -15,6 +15,9 @@ struct smcr_sock;
 u8 smcr_links_max(void);
 void smcr_links_start(struct smcr_lgr *lgr);
 int smcr_links_confirm_rmb(struct smcr_sock *smc);
+int smcr_links_peer_rmb(struct smcr_lgr *lgr, struct smcr_link *from,
+			struct smcr_link *to, u32 rkey, u32 *to_rkey,
+			u64 *to_vaddr);
 void smcr_links_init(void);
 void smcr_links_exit(void);
 

@@ -154,7 +154,7 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 		/* the answer first: a failed link sends nothing more.
 		 * §3.5.5.4: the group ends with its first link (all links:
 		 * the first one's failure ends the group); a further one goes
-		 * alone if no connection sends on it.
+		 * alone, its connections moved to the first (smcr_lgr.c).
 		 */
 		if (!m.u.delete_link.resp) {
 			m.u.delete_link.resp = true;

@@ -70,6 +70,7 @@ static int __init smcr_init(void)
 	smcr_link_register_rx(SMCR_WR_CDC, smcr_cdc_rx);
 	smcr_link_register_rx(SMCR_WR_LLC, smcr_llc_rx);
 	smcr_link_register_down(smcr_lgr_link_down);
+	smcr_lgr_register_move(smcr_tx_move);
 	smcr_links_init();
 
 	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_terminate_all);

@@ -446,6 +446,48 @@ TRACE_EVENT(smcr_cdc_refused,
 		      __entry->cons_count)
 );
 
+/* A CDC message older than one taken (A.4), late over a failed link */
+TRACE_EVENT(smcr_cdc_late,
+	    TP_PROTO(const struct smcr_link *link, u32 token, u16 seq,
+		     u16 last),
+	    TP_ARGS(link, token, seq, last),
+	    TP_STRUCT__entry(__field(const void *, lgr)
+			     __field(u32, token)
+			     __field(u16, seq)
+			     __field(u16, last)),
+	    TP_fast_assign(__entry->lgr = link->lgr;
+			   __entry->token = token;
+			   __entry->seq = seq;
+			   __entry->last = last;),
+	    TP_printk("lgr=%p token=%#x seq=%u after %u: dropped",
+		      __entry->lgr, __entry->token, __entry->seq,
+		      __entry->last)
+);
+
+/* Failover: a connection moved to another link of its group, with the
+ * bytes it wrote again; or why it could not (it aborts)
+ */
+TRACE_EVENT(smcr_conn_moved,
+	    TP_PROTO(const struct smcr_sock *smc, const struct smcr_link *from,
+		     const struct smcr_link *to, u64 repeated, int rc),
+	    TP_ARGS(smc, from, to, repeated, rc),
+	    TP_STRUCT__entry(__field(const void *, smc)
+			     __field(const void *, lgr)
+			     __field(u8, from)
+			     __field(u8, to)
+			     __field(u64, repeated)
+			     __field(int, rc)),
+	    TP_fast_assign(__entry->smc = smc;
+			   __entry->lgr = to->lgr;
+			   __entry->from = from->link_id;
+			   __entry->to = to->link_id;
+			   __entry->repeated = repeated;
+			   __entry->rc = rc;),
+	    TP_printk("smc=%p lgr=%p link_id %u -> %u repeated=%llu rc=%d",
+		      __entry->smc, __entry->lgr, __entry->from, __entry->to,
+		      __entry->repeated, __entry->rc)
+);
+
 #endif /* SMCR_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

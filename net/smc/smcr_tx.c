@@ -15,7 +15,12 @@
 
 #include "smcr.h"
 #include "smcr_cdc.h"
+#include "smcr_links.h"
 #include "smcr_stats.h"
+#include "smcr_trace.h"
+
+/* RDMA writes of one range of the send buffer: it and the RMBE may wrap */
+#define SMCR_TX_PIECES	3
 
 /**
  * smcr_tx_space() - bytes sendmsg may write now
@@ -99,26 +104,63 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 	return rc;
 }
 
-/* Copy @len bytes from @msg to the send buffer at the producer position,
- * and describe them in @sge for the RDMA write
+/* Copy up to @len bytes from @msg into the send buffer at the producer
+ * position (two pieces where the buffer wraps): how many were copied
  */
-static int smcr_tx_stage(struct smcr_conn *conn, struct msghdr *msg,
-			 u32 len, struct ib_sge *sge)
+static u32 smcr_tx_copy(struct smcr_conn *conn, struct msghdr *msg, u32 len)
 {
-	struct smcr_link *link = conn->link;
-	u64 pos = conn->tx_prod;
-	u32 soff = do_div(pos, conn->sndbuf.size);
+	u32 copied = 0, soff, n;
+	u64 pos;
 
-	if (copy_from_iter(conn->sndbuf.cpu + soff, len, &msg->msg_iter) !=
-	    len)
-		return -EFAULT;
-	ib_dma_sync_single_for_device(link->port.dev->ibdev,
-				      conn->sndbuf.dma[link->idx] + soff, len,
-				      DMA_TO_DEVICE);
-	sge->addr = conn->sndbuf.dma[link->idx] + soff;
-	sge->length = len;
-	sge->lkey = link->pd->local_dma_lkey;
-	return 0;
+	while (copied < len) {
+		pos = conn->tx_prod + copied;
+		soff = do_div(pos, conn->sndbuf.size);
+		n = min(len - copied, conn->sndbuf.size - soff);
+		n = copy_from_iter(conn->sndbuf.cpu + soff, n, &msg->msg_iter);
+		if (!n)
+			break;
+		copied += n;
+	}
+	return copied;
+}
+
+/* The RDMA writes of the send buffer's bytes @from to @to into the
+ * peer's RMBE over @link, chained in @wr: one piece, two where the RMBE
+ * or the send buffer wraps, three where both do. Returns how many.
+ */
+static int smcr_tx_writes(struct smcr_conn *conn, struct smcr_link *link,
+			  u64 from, u64 to, struct ib_rdma_wr *wr,
+			  struct ib_sge *sge)
+{
+	u32 poff, soff, n;
+	int i = 0;
+	u64 pos;
+
+	for (i = 0; from < to && i < SMCR_TX_PIECES; i++) {
+		pos = from;
+		poff = do_div(pos, conn->peer_size);
+		pos = from;
+		soff = do_div(pos, conn->sndbuf.size);
+		n = min3(to - from, (u64)conn->peer_size - poff,
+			 (u64)conn->sndbuf.size - soff);
+		ib_dma_sync_single_for_device(link->port.dev->ibdev,
+					      conn->sndbuf.dma[link->idx] + soff,
+					      n, DMA_TO_DEVICE);
+		sge[i].addr = conn->sndbuf.dma[link->idx] + soff;
+		sge[i].length = n;
+		sge[i].lkey = link->pd->local_dma_lkey;
+		memset(&wr[i], 0, sizeof(wr[i]));
+		wr[i].wr.wr_cqe = smcr_link_write_cqe();
+		wr[i].wr.opcode = IB_WR_RDMA_WRITE;
+		wr[i].wr.sg_list = &sge[i];
+		wr[i].wr.num_sge = 1;
+		wr[i].remote_addr = conn->peer_rmb + poff;
+		wr[i].rkey = conn->peer_rkey;
+		if (i)
+			wr[i - 1].wr.next = &wr[i].wr;
+		from += n;
+	}
+	return i;
 }
 
 /**
@@ -133,8 +175,8 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	struct ib_rdma_wr wr[2];
-	struct ib_sge sge[2];
+	struct ib_rdma_wr wr[SMCR_TX_PIECES];
+	struct ib_sge sge[SMCR_TX_PIECES];
 	size_t sent = 0;
 	long timeo;
 	int rc = 0;
@@ -153,7 +195,8 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_SMALL_PEER);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
-		u32 space, n, i, nwr = 0;
+		u32 space, n;
+		u64 start;
 		int idx;
 
 		rc = smcr_tx_wait(smc, &timeo);
@@ -164,46 +207,26 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 		if (rc)
 			break;
 		space = min_t(size_t, smcr_tx_space(conn), len - sent);
-
-		/* at most two pieces: the RMBE or the send buffer wraps */
-		for (i = 0; i < 2 && space; i++) {
-			u64 pos = conn->tx_prod;
-			u32 poff, soff;
-
-			poff = do_div(pos, conn->peer_size);
-			pos = conn->tx_prod;
-			soff = do_div(pos, conn->sndbuf.size);
-			n = min3(space, conn->peer_size - poff,
-				 conn->sndbuf.size - soff);
-			rc = smcr_tx_stage(conn, msg, n, &sge[i]);
-			if (rc)
-				break;
-			memset(&wr[i], 0, sizeof(wr[i]));
-			wr[i].wr.wr_cqe = smcr_link_write_cqe();
-			wr[i].wr.opcode = IB_WR_RDMA_WRITE;
-			wr[i].wr.sg_list = &sge[i];
-			wr[i].wr.num_sge = 1;
-			wr[i].remote_addr = conn->peer_rmb + poff;
-			wr[i].rkey = conn->peer_rkey;
-			if (i)
-				wr[i - 1].wr.next = &wr[i].wr;
-			/* the receive path reads it under conn->lock */
-			spin_lock_bh(&conn->lock);
-			conn->tx_prod += n;
-			spin_unlock_bh(&conn->lock);
-			sent += n;
-			space -= n;
-			nwr++;
-		}
-		if (!nwr) {
+		n = smcr_tx_copy(conn, msg, space);
+		if (!n) {
 			smcr_wr_tx_put(conn->link, idx);
+			rc = -EFAULT;
 			break;
 		}
+		start = conn->tx_prod;
+		/* the receive path reads it under conn->lock */
+		spin_lock_bh(&conn->lock);
+		conn->tx_prod += n;
+		spin_unlock_bh(&conn->lock);
+		sent += n;
+		smcr_tx_writes(conn, conn->link, start, conn->tx_prod, wr, sge);
 		if (conn->urg_tx_pending && sent == len) {
 			conn->urg_tx_pending = false;
 			conn->urg_tx_present = true;
 		}
-		/* on failure the link failed: the connection sees an abort */
+		/* on failure the link failed: what was staged goes again
+		 * over the link the connection moves to, or it aborts
+		 */
 		rc = smcr_cdc_post(smc, idx, &wr[0].wr);
 		if (rc)
 			break;
@@ -213,5 +236,62 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 		return sent;
 	if (rc == -EPIPE && !(msg->msg_flags & MSG_NOSIGNAL))
 		send_sig(SIGPIPE, current, 0);
+	return rc;
+}
+
+/**
+ * smcr_tx_move() - failover: send over another link of the group
+ * @smc: connection, referenced by the caller
+ * @from: the link it sent on, down
+ * @to: an active link of its group
+ *
+ * §2.1, §3.5.5.4: the connection goes on over @to. Writes whose CDC
+ * message did not complete may not have landed: from there, or from the
+ * peer's consumer cursor if that is further (what it consumed landed),
+ * they are written again, into the peer's RMB by its rkey on @to, the
+ * same bytes to the same place; a CDC message with our cursors and flags
+ * follows, as the one in flight may be lost. Its sequence number goes on
+ * from the last one (A.4), so the peer drops any older message still to
+ * come over @from.
+ *
+ * Context: process, takes the socket lock.
+ * Return: 0 once the connection sends over @to, else a negative errno.
+ */
+int smcr_tx_move(struct smcr_sock *smc, struct smcr_link *from,
+		 struct smcr_link *to)
+{
+	struct smcr_conn *conn = &smc->conn;
+	struct ib_rdma_wr wr[SMCR_TX_PIECES];
+	struct ib_sge sge[SMCR_TX_PIECES];
+	int rc, idx, n;
+	u64 start, vaddr;
+	u32 rkey;
+
+	lock_sock(&smc->sk);
+	if (conn->link != from) {
+		release_sock(&smc->sk);
+		return 0;
+	}
+	start = conn->tx_prod;
+	/* a handshake holds the socket lock: the peer's RMB is known */
+	rc = smcr_links_peer_rmb(conn->lgr, from, to, conn->peer_rkey, &rkey,
+				 &vaddr);
+	if (rc)
+		goto out;
+	spin_lock_bh(&conn->lock);
+	conn->link = to;
+	conn->peer_rkey = rkey;
+	conn->peer_rmb = vaddr;
+	start = max(conn->tx_done, conn->tx_peer_cons);
+	spin_unlock_bh(&conn->lock);
+	rc = smcr_cdc_get(smc, &idx);
+	if (rc)
+		goto out;
+	n = smcr_tx_writes(conn, to, start, conn->tx_prod, wr, sge);
+	rc = smcr_cdc_post(smc, idx, n ? &wr[0].wr : NULL);
+out:
+	trace_smcr_conn_moved(smc, from, to, conn->tx_prod - start, rc);
+	release_sock(&smc->sk);
+	smc->sk.sk_state_change(&smc->sk);
 	return rc;
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # guests: a b
-# timeout: 600
+# timeout: 900
 # links: 2
 #
 # Group "links": two RoCE devices per guest (run-pair --links 2): eth1,
@@ -25,6 +25,14 @@
 #            goes down in a: the idle link on rxe1 fails, leaves both
 #            sides' group (DELETE LINK of one link), which goes on over
 #            rxe0 with no connection aborted
+#   failover ours on both sides with max_links=2, SMC-Rv2: two
+#            connections stream 48 MiB each way at once, one on each
+#            link (the server starts a connection on the link with
+#            fewer); a takes eth1 down mid-stream: the link on rxe1
+#            fails, its connection moves to rxe0's link on both sides
+#            (writes not confirmed repeated), every byte arrives intact
+#            (pattern and SHA-256 checked), nothing aborts, and the
+#            group goes on as a single one
 #   mixed2   ours (max_links=2) in a, Linux's smc.ko in b with both
 #            devices in one PNET ID, SMC-Rv2, each serving in turn: the
 #            server adds a second link on rxe1, both sides list two links
@@ -228,6 +236,87 @@ ours2() {
 	unload "ours2 $v"
 }
 
+# rxe1_conns: the connections on our link over rxe1 (smcr link)
+rxe1_conns() {
+	"$SMCR" link | awk '$1 == "conns" { n = $2 }
+		$1 == "ib_dev" && $2 == "rxe1" { print n; found = 1 }
+		END { if (!found) print 0 }'
+}
+
+failover() {
+	local port=7460 bytes=48M links pids=() pid rc i n
+	tap_check "failover: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
+		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
+		testlink_time=2 || return
+	echo >$TRACE/trace
+	echo 1 >$TRACE/events/smcr/enable
+	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+	tap_check "failover: smcr ueid add ($SMCR_ROLE)" \
+		"$SMCR" ueid add SMCR-LINKS
+	barrier failover-up 60
+	pair failover-first "$port" "$SMCR_PEER_IP" 1M
+	links=$(wait_links)
+	tap_check "failover: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	if [[ $SMCR_ROLE == b ]]; then
+		for i in 1 2; do
+			timeout "$(tscale 240)" "$PEER" server --family smc \
+				--port $((port + i)) --bytes $bytes \
+				--timeout "$(tscale 200)" &
+			pids+=($!)
+		done
+		wait_listen $((port + 1))
+		wait_listen $((port + 2))
+		barrier failover-go 60
+	else
+		barrier failover-go 60
+		for i in 1 2; do
+			timeout "$(tscale 240)" "$PEER" client --family smc \
+				--host "$SMCR_PEER_IP" --port $((port + i)) \
+				--bytes $bytes --timeout "$(tscale 200)" &
+			pids+=($!)
+			sleep 0.5
+		done
+		for ((i = 0; i < 20; i++)); do
+			n=$(rxe1_conns)
+			((n >= 1)) && break
+			sleep 0.2
+		done
+		echo "# failover (a): $n connection(s) on rxe1 before it goes"
+		tap_check "failover: a connection streams over rxe1 (a)" \
+			test "$n" -ge 1
+		ip link set eth1 down
+	fi
+	rc=0
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=$?
+	done
+	if ((rc == 0)); then
+		tap_ok "failover: both streams delivered every byte, each way ($SMCR_ROLE)"
+	else
+		tap_fail "failover: both streams delivered every byte, each way ($SMCR_ROLE)" \
+			"exit status $rc"
+	fi
+	grep -E 'smcr_link_down|smcr_conn_moved|DELETE_LINK|smcr_cdc_late' \
+		$TRACE/trace | sed 's/^ */# /'
+	tap_check "failover: the connection on rxe1 moved to rxe0's link ($SMCR_ROLE)" \
+		test "$(grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace)" -ge 1
+	tap_check "failover: no move failed ($SMCR_ROLE)" \
+		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
+	tap_check "failover: no connection aborted, the group stays ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_terminate)" -eq 0
+	for ((i = 0; i < $(tscale 20); i++)); do
+		"$SMCR" linkgroup | grep -q '^type single$' && break
+		sleep 1
+	done
+	tap_check "failover: a group of one link again ($SMCR_ROLE)" \
+		bash -c "$SMCR linkgroup | grep -q '^type single$'"
+	pair failover-after $((port + 3)) "$SMCR_PEER_IP" 2M
+	[[ $SMCR_ROLE == a ]] && ip link set eth1 up
+	barrier failover-done 60
+	unload failover
+}
+
 mixed2() {
 	local srv who links port=7450
 	if [[ $SMCR_ROLE == a ]]; then
@@ -306,5 +395,6 @@ verbs
 ours
 ours2 v1
 ours2 v2
+failover
 mixed2
 linux
