@@ -158,12 +158,13 @@ static void smcr_diag_wire_cursor(struct smc_diag_cursor *c,
 	c->count = wire->count;
 }
 
-/* The link of @lgr, which the caller keeps alive */
+/* The group's role and @link, the connection's, as Linux reports them;
+ * the caller keeps both alive
+ */
 static void smcr_diag_fill_lgr(struct smc_diag_lgrinfo *li,
-			       struct smcr_lgr *lgr)
+			       struct smcr_lgr *lgr, struct smcr_link *link)
 {
 	struct smc_diag_linkinfo *lnk = &li->lnk[0];
-	struct smcr_link *link = &lgr->lnk[0];
 
 	li->role = lgr->server ? SMCR_DIAG_ROLE_SERVER : SMCR_DIAG_ROLE_CLIENT;
 	lnk->link_id = link->link_id;
@@ -242,7 +243,7 @@ static void smcr_diag_read_conn(struct smcr_sock *smc,
 
 	d->listed = !list_empty(&lgr->list);
 	if (d->listed)
-		smcr_diag_fill_lgr(&d->lgr, lgr);
+		smcr_diag_fill_lgr(&d->lgr, lgr, conn->link ?: &lgr->lnk[0]);
 out:
 	spin_unlock(&conn->lock);
 }

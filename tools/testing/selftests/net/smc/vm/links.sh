@@ -21,18 +21,19 @@
 #            LINK over rxe1), a symmetric group in smcr linkgroup and
 #            link on both sides; five more connections join it, each
 #            side confirms each new RMB's rkey on the other link
-#            (CONFIRM RKEY), all bytes delivered; in SMC-Rv2 then eth1
-#            goes down in a: the idle link on rxe1 fails, leaves both
+#            (CONFIRM RKEY), all bytes delivered; in SMC-Rv2 then a
+#            loses RoCE on eth1: the idle link on rxe1 fails, leaves both
 #            sides' group (DELETE LINK of one link), which goes on over
 #            rxe0 with no connection aborted
 #   failover ours on both sides with max_links=2, SMC-Rv2: two
 #            connections stream 48 MiB each way at once, one on each
 #            link (the server starts a connection on the link with
-#            fewer); a takes eth1 down mid-stream: the link on rxe1
+#            fewer); a loses RoCE on eth1 mid-stream (every RoCEv2
+#            frame dropped, roce_block): the link on rxe1
 #            fails, its connection moves to rxe0's link on both sides
 #            (writes not confirmed repeated), every byte arrives intact
 #            (pattern and SHA-256 checked), nothing aborts, and the
-#            group goes on as a single one
+#            group goes on
 #   mixed2   ours (max_links=2) in a, Linux's smc.ko in b with both
 #            devices in one PNET ID, SMC-Rv2, each serving in turn: the
 #            server adds a second link on rxe1, both sides list two links
@@ -49,6 +50,7 @@ require_rdma
 
 SMCR=$SMCR_REPO/build/tools/smcr
 PEER=$SMCR_REPO/build/selftests/smc_peer
+SMCSS=$SMCR_REPO/build/tools/smcss
 KO=$SMCR_REPO/net/smc/smcr.ko
 
 sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
@@ -169,13 +171,13 @@ wait_links() {
 	printf '%s\n' "$links"
 }
 
-# lose_eth1 PORT: a takes eth1 down; the idle link on rxe1 fails (TEST
+# lose_eth1 PORT: a loses RoCE on eth1; the idle link on rxe1 fails (TEST
 # LINK), leaves the group of each side (DELETE LINK), and the group goes
 # on over rxe0
 lose_eth1() {
 	local links i
 	barrier lose-eth1 60
-	[[ $SMCR_ROLE == a ]] && ip link set eth1 down
+	[[ $SMCR_ROLE == a ]] && roce_block eth1
 	for ((i = 0; i < $(tscale 40); i++)); do
 		links=$("$SMCR" link)
 		grep -q '^ib_dev rxe1$' <<<"$links" || break
@@ -191,7 +193,7 @@ lose_eth1() {
 	pair lose-eth1-after $(($1 + 2)) "$SMCR_PEER_IP" 2M 2
 	tap_check "lose eth1: no connection aborted ($SMCR_ROLE)" \
 		test "$(events smcr_lgr_terminate)" -eq 0
-	[[ $SMCR_ROLE == a ]] && ip link set eth1 up
+	[[ $SMCR_ROLE == a ]] && roce_unblock eth1
 	barrier lose-eth1-done 60
 }
 
@@ -243,8 +245,87 @@ rxe1_conns() {
 		END { if (!found) print 0 }'
 }
 
+# roce_block DEV, roce_unblock DEV: every RoCEv2 frame of DEV dropped,
+# in and out, and let through again: the path is lost, the link stays up.
+# (A link taken down here stalls the peer's transmit queue, as the
+# guests' link is a socketpair that a NIC without receive buffers stops
+# reading; and rxe frees a QP whose frames still wait there, which then
+# oopses when they go.)
+roce_block() {
+	local d
+	tc qdisc add dev "$1" clsact
+	for d in ingress egress; do
+		tc filter add dev "$1" "$d" protocol ip u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff \
+			action drop
+	done
+}
+roce_unblock() { tc qdisc del dev "$1" clsact; }
+
+# stream_lose_eth1 TAG PORT SRV: two connections stream 48 MiB each way
+# at once, SRV serving on PORT and PORT + 1; once one streams over rxe1
+# (a's smcr link), a loses RoCE on eth1; every byte checked both ways
+stream_lose_eth1() {
+	local tag=$1 port=$2 srv=$3 pids=() pid rc=0 i n=0
+	if [[ $SMCR_ROLE == "$srv" ]]; then
+		for i in 0 1; do
+			timeout "$(tscale 240)" "$PEER" server --family smc \
+				--port $((port + i)) --bytes 48M \
+				--timeout "$(tscale 200)" &
+			pids+=($!)
+		done
+		wait_listen "$port"
+		wait_listen $((port + 1))
+		barrier "$tag-go" 60
+	else
+		barrier "$tag-go" 60
+		for i in 0 1; do
+			timeout "$(tscale 240)" "$PEER" client --family smc \
+				--host "$SMCR_PEER_IP" --port $((port + i)) \
+				--bytes 48M --timeout "$(tscale 200)" &
+			pids+=($!)
+			sleep 0.5
+		done
+	fi
+	if [[ $SMCR_ROLE == a ]]; then
+		for ((i = 0; i < 40; i++)); do
+			n=$(rxe1_conns)
+			((n >= 1)) && break
+			sleep 0.25
+		done
+		echo "# $tag (a): $n connection(s) on rxe1 before it goes"
+		tap_check "$tag: a connection streams over rxe1 (a)" test "$n" -ge 1
+		"$SMCSS" -R | sed "s/^/# $tag (a): /"
+		tap_check "$tag: sock_diag names rxe1 as a connection's link (a)" \
+			bash -c "$SMCSS -R | grep -q ' ib_dev rxe1 '"
+		roce_block eth1
+	fi
+	for pid in "${pids[@]}"; do
+		wait "$pid" || rc=$?
+	done
+	if ((rc == 0)); then
+		tap_ok "$tag: both streams delivered every byte, each way ($SMCR_ROLE)"
+	else
+		tap_fail "$tag: both streams delivered every byte, each way ($SMCR_ROLE)" \
+			"exit status $rc"
+	fi
+}
+
+# moved_ok TAG: our failover moved a connection, none failed to move,
+# no group ended
+moved_ok() {
+	grep -E 'smcr_link_down|smcr_conn_moved|DELETE_LINK|smcr_cdc_late|smcr_lgr_terminate' \
+		$TRACE/trace | sed 's/^ */# /'
+	tap_check "$1: the connection on rxe1 moved to rxe0's link ($SMCR_ROLE)" \
+		test "$(grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace)" -ge 1
+	tap_check "$1: no move failed ($SMCR_ROLE)" \
+		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
+	tap_check "$1: no connection aborted, the group stays ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_terminate)" -eq 0
+}
+
 failover() {
-	local port=7460 bytes=48M links pids=() pid rc i n
+	local port=7460 links
 	tap_check "failover: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
 		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
 		testlink_time=2 || return
@@ -258,61 +339,10 @@ failover() {
 	links=$(wait_links)
 	tap_check "failover: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
 		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
-	if [[ $SMCR_ROLE == b ]]; then
-		for i in 1 2; do
-			timeout "$(tscale 240)" "$PEER" server --family smc \
-				--port $((port + i)) --bytes $bytes \
-				--timeout "$(tscale 200)" &
-			pids+=($!)
-		done
-		wait_listen $((port + 1))
-		wait_listen $((port + 2))
-		barrier failover-go 60
-	else
-		barrier failover-go 60
-		for i in 1 2; do
-			timeout "$(tscale 240)" "$PEER" client --family smc \
-				--host "$SMCR_PEER_IP" --port $((port + i)) \
-				--bytes $bytes --timeout "$(tscale 200)" &
-			pids+=($!)
-			sleep 0.5
-		done
-		for ((i = 0; i < 20; i++)); do
-			n=$(rxe1_conns)
-			((n >= 1)) && break
-			sleep 0.2
-		done
-		echo "# failover (a): $n connection(s) on rxe1 before it goes"
-		tap_check "failover: a connection streams over rxe1 (a)" \
-			test "$n" -ge 1
-		ip link set eth1 down
-	fi
-	rc=0
-	for pid in "${pids[@]}"; do
-		wait "$pid" || rc=$?
-	done
-	if ((rc == 0)); then
-		tap_ok "failover: both streams delivered every byte, each way ($SMCR_ROLE)"
-	else
-		tap_fail "failover: both streams delivered every byte, each way ($SMCR_ROLE)" \
-			"exit status $rc"
-	fi
-	grep -E 'smcr_link_down|smcr_conn_moved|DELETE_LINK|smcr_cdc_late' \
-		$TRACE/trace | sed 's/^ */# /'
-	tap_check "failover: the connection on rxe1 moved to rxe0's link ($SMCR_ROLE)" \
-		test "$(grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace)" -ge 1
-	tap_check "failover: no move failed ($SMCR_ROLE)" \
-		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
-	tap_check "failover: no connection aborted, the group stays ($SMCR_ROLE)" \
-		test "$(events smcr_lgr_terminate)" -eq 0
-	for ((i = 0; i < $(tscale 20); i++)); do
-		"$SMCR" linkgroup | grep -q '^type single$' && break
-		sleep 1
-	done
-	tap_check "failover: a group of one link again ($SMCR_ROLE)" \
-		bash -c "$SMCR linkgroup | grep -q '^type single$'"
+	stream_lose_eth1 failover $((port + 1)) b
+	moved_ok failover
 	pair failover-after $((port + 3)) "$SMCR_PEER_IP" 2M
-	[[ $SMCR_ROLE == a ]] && ip link set eth1 up
+	[[ $SMCR_ROLE == a ]] && roce_unblock eth1
 	barrier failover-done 60
 	unload failover
 }
