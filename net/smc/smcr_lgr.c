@@ -262,17 +262,35 @@ static void smcr_lgr_cancel_free(struct smcr_lgr *lgr, bool sync)
 		smcr_lgr_put(lgr);
 }
 
-/* Whether a connection of @lgr sends on @link; Context: under lgr->lock */
-static bool smcr_lgr_link_busy(struct smcr_lgr *lgr, struct smcr_link *link)
+/**
+ * smcr_lgr_link_conns() - how many connections of its group send on a link
+ * @link: link of a group
+ *
+ * Context: under the group's lock.
+ * Return: the number.
+ */
+u32 smcr_lgr_link_conns(const struct smcr_link *link)
 {
 	struct smcr_sock *smc;
 	unsigned long token;
+	u32 n = 0;
 
-	lockdep_assert_held(&lgr->lock);
-	xa_for_each(&lgr->conns, token, smc)
-		if (READ_ONCE(smc->conn.link) == link)
-			return true;
-	return false;
+	lockdep_assert_held(&link->lgr->lock);
+	xa_for_each(&link->lgr->conns, token, smc)
+		n += READ_ONCE(smc->conn.link) == link;
+	return n;
+}
+
+/* A connection whose group let go of it: its peer counts as gone, and
+ * whoever waits on the socket hears of it
+ */
+static void smcr_lgr_conn_aborted(struct smcr_sock *smc)
+{
+	spin_lock_bh(&smc->conn.lock);
+	smc->conn.peer_abort = true;
+	spin_unlock_bh(&smc->conn.lock);
+	smc->sk.sk_err = ECONNABORTED;
+	smc->sk.sk_state_change(&smc->sk);
 }
 
 /* A connection that could not move off a failed link: aborted, and taken
@@ -282,12 +300,8 @@ static void smcr_lgr_drop_conn(struct smcr_lgr *lgr, struct smcr_sock *smc)
 {
 	lock_sock(&smc->sk);
 	if (smc->conn.lgr == lgr) {
-		spin_lock_bh(&smc->conn.lock);
-		smc->conn.peer_abort = true;
-		spin_unlock_bh(&smc->conn.lock);
-		smc->sk.sk_err = ECONNABORTED;
+		smcr_lgr_conn_aborted(smc);
 		smcr_conn_unregister(smc);
-		smc->sk.sk_state_change(&smc->sk);
 	}
 	release_sock(&smc->sk);
 }
@@ -350,7 +364,7 @@ static void smcr_lgr_drop_work(struct work_struct *work)
 		mutex_lock(&lgr->links_lock);
 		if (link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN) {
 			spin_lock_bh(&lgr->lock);
-			busy |= smcr_lgr_link_busy(lgr, link);
+			busy |= smcr_lgr_link_conns(link) > 0;
 			spin_unlock_bh(&lgr->lock);
 			if (!busy)
 				smcr_lgr_link_free(link);
@@ -794,11 +808,7 @@ static void smcr_lgr_abort_conns(struct smcr_lgr *lgr)
 
 	spin_lock_bh(&lgr->lock);
 	xa_for_each(&lgr->conns, token, smc) {
-		spin_lock(&smc->conn.lock);
-		smc->conn.peer_abort = true;
-		spin_unlock(&smc->conn.lock);
-		smc->sk.sk_err = ECONNABORTED;
-		smc->sk.sk_state_change(&smc->sk);
+		smcr_lgr_conn_aborted(smc);
 		/* a closed one waiting for its peer is freed now */
 		smcr_conn_wake(smc);
 	}
@@ -950,20 +960,22 @@ void smcr_lgr_link_down(struct smcr_link *link)
  */
 static struct smcr_link *smcr_lgr_least_used(struct smcr_lgr *lgr)
 {
-	int n[SMCR_LINKS_MAX] = {}, i, best = -1;
-	struct smcr_sock *smc;
-	unsigned long token;
+	struct smcr_link *link, *best = NULL;
+	u32 n, least = 0;
+	int i;
 
 	lockdep_assert_held(&lgr->lock);
-	xa_for_each(&lgr->conns, token, smc)
-		if (smc->conn.link)
-			n[smc->conn.link->idx]++;
-	for (i = 0; i < SMCR_LINKS_MAX; i++)
-		if (lgr->lnk[i].lgr &&
-		    READ_ONCE(lgr->lnk[i].state) == SMCR_LINK_ACTIVE &&
-		    (best < 0 || n[i] < n[best]))
-			best = i;
-	return best < 0 ? NULL : &lgr->lnk[best];
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		link = &lgr->lnk[i];
+		if (!link->lgr || READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+			continue;
+		n = smcr_lgr_link_conns(link);
+		if (!best || n < least) {
+			best = link;
+			least = n;
+		}
+	}
+	return best;
 }
 
 /**

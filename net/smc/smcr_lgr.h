@@ -331,6 +331,7 @@ void smcr_lgr_link_down(struct smcr_link *link);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		       struct smcr_link *link);
+u32 smcr_lgr_link_conns(const struct smcr_link *link);
 
 /* moves a connection's sending from a failed link to another of its group */
 typedef int (*smcr_lgr_move_t)(struct smcr_sock *smc, struct smcr_link *from,

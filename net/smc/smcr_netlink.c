@@ -450,18 +450,6 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 	info->direct = !lgr->uses_gateway;
 }
 
-/* Connections that send on @link; Context: under its group's lock */
-static u32 smcr_nl_link_conns(const struct smcr_link *link)
-{
-	struct smcr_sock *smc;
-	unsigned long token;
-	u32 n = 0;
-
-	xa_for_each(&link->lgr->conns, token, smc)
-		n += READ_ONCE(smc->conn.link) == link;
-	return n;
-}
-
 /* A link the dump of links lists: false for one that is down */
 static bool smcr_nl_link_info(const struct smcr_link *link,
 			      struct smcr_nl_link *info)
@@ -480,7 +468,7 @@ static bool smcr_nl_link_info(const struct smcr_link *link,
 		return false;
 	}
 	info->id = link->link_id;
-	info->conns = smcr_nl_link_conns(link);
+	info->conns = smcr_lgr_link_conns(link);
 	info->ib_port = link->port.port;
 	info->ifindex = link->port.ifindex;
 	strscpy(info->ib_dev, dev_name(&link->port.dev->ibdev->dev),

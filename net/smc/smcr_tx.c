@@ -133,8 +133,8 @@ static int smcr_tx_writes(struct smcr_conn *conn, struct smcr_link *link,
 			  struct ib_sge *sge)
 {
 	u32 poff, soff, n;
-	int i = 0;
 	u64 pos;
+	int i;
 
 	for (i = 0; from < to && i < SMCR_TX_PIECES; i++) {
 		pos = from;
