@@ -243,7 +243,8 @@ static void smcr_diag_read_conn(struct smcr_sock *smc,
 
 	d->listed = !list_empty(&lgr->list);
 	if (d->listed)
-		smcr_diag_fill_lgr(&d->lgr, lgr, conn->link ?: &lgr->lnk[0]);
+		smcr_diag_fill_lgr(&d->lgr, lgr,
+				   conn->link ?: smcr_lgr_primary(lgr));
 out:
 	spin_unlock(&conn->lock);
 }

@@ -403,7 +403,7 @@ bool smcr_ib_pnet_clear(const u8 *pnetid)
  * registered
  */
 static void (*smcr_ib_added)(struct smcr_ibdev *dev);
-static void (*smcr_ib_removing)(struct smcr_ibdev *dev);
+static void (*smcr_ib_removing)(struct smcr_ibdev *dev, unsigned int round);
 
 static int smcr_ib_add(struct ib_device *ibdev)
 {
@@ -428,21 +428,22 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	return 0;
 }
 
-/* Device removal must not wait for applications: the layer above ends
- * the groups on the device, aborts their connections and takes them off
- * (smcr_lgr_terminate_all()), which frees every link on it. Only a handshake
- * that found the device before it was unlisted can still add a group;
- * its waits are bounded, and the next round ends what it created.
+/* Device removal must not wait for applications: the layer above moves
+ * the connections on the device to other links or ends their groups
+ * (smcr_lgr_dev_removing()), which frees every link on it. Only a
+ * handshake that found the device before it was unlisted can still add a
+ * group; its waits are bounded, and the next round ends what it created.
  */
 static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 {
 	struct smcr_ibdev *dev = data;
+	unsigned int round = 0;
 
 	mutex_lock(&smcr_ib_lock);
 	list_del(&dev->list);
 	mutex_unlock(&smcr_ib_lock);
 	do {
-		smcr_ib_removing(dev);
+		smcr_ib_removing(dev, round++);
 	} while (!wait_event_timeout(smcr_ib_unused, !READ_ONCE(dev->links),
 				     HZ));
 	kfree(dev);
@@ -458,12 +459,13 @@ static struct ib_client smcr_ib_client = {
  * smcr_ib_init() - start tracking RoCE devices
  * @added: told of each device, present or new, once it can be found
  * @removing: told of a device that goes: it must end every link on it;
- *	called again every second until the links are gone
+ *	called again every second until the links are gone, with the
+ *	number of calls before
  *
  * Return: 0 or a negative errno.
  */
 int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
-		 void (*removing)(struct smcr_ibdev *dev))
+		 void (*removing)(struct smcr_ibdev *dev, unsigned int round))
 {
 	smcr_ib_added = added;
 	smcr_ib_removing = removing;

@@ -65,7 +65,7 @@ int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
 		 void *arg);
 void smcr_ib_system_id(u8 *id);
 int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
-		 void (*removing)(struct smcr_ibdev *dev));
+		 void (*removing)(struct smcr_ibdev *dev, unsigned int round));
 void smcr_ib_exit(void);
 
 #endif /* SMCR_IB_H */

@@ -70,6 +70,12 @@ DEFINE_MUTEX(smcr_lgr_client_lock);	/* client handshakes choose groups */
  */
 #define SMCR_LGR_SETUP_WAIT	HZ
 
+/* Rounds of a device's removal (a second apart) in which a group on it
+ * may still be failing over to a link elsewhere before it ends: the
+ * moves wait at most for the socket locks of its connections
+ */
+#define SMCR_LGR_REMOVE_ROUNDS	5
+
 /* RMB element and send buffer size of every namespace, if not 0 (§4.2
  * leaves it open); by default net.smc.rmem and net.smc.wmem decide
  */
@@ -236,7 +242,9 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	spin_unlock_bh(&lgr->lock);
 	trace_smcr_lgr_unlist(lgr);
 	if (smcr_lgr_unlist(lgr)) {
-		smcr_llc_delete_link(&lgr->lnk[0]);
+		mutex_lock(&lgr->links_lock);
+		smcr_llc_delete_link(smcr_lgr_primary(lgr));
+		mutex_unlock(&lgr->links_lock);
 		smcr_lgr_put(lgr);
 	}
 out:
@@ -307,13 +315,14 @@ static void smcr_lgr_drop_conn(struct smcr_lgr *lgr, struct smcr_sock *smc)
 }
 
 /* Failover (§2.1, §3.5.5.4): move the connections that send on @link,
- * down, to the group's first link. Context: process, links_lock not
- * held: a move takes socket locks, which nest outside it.
+ * down, to @to. Context: process, links_lock not held: a move takes
+ * socket locks, which nest outside it; @to stays, as only this work
+ * takes links off a group.
  */
-static void smcr_lgr_move_conns(struct smcr_lgr *lgr, struct smcr_link *link)
+static void smcr_lgr_move_conns(struct smcr_lgr *lgr, struct smcr_link *link,
+				struct smcr_link *to)
 {
 	smcr_lgr_move_t move = READ_ONCE(smcr_lgr_mover);
-	struct smcr_link *to = &lgr->lnk[0];
 	struct smcr_sock *smc;
 	unsigned long token;
 	int rc;
@@ -339,28 +348,51 @@ static void smcr_lgr_move_conns(struct smcr_lgr *lgr, struct smcr_link *link)
 	}
 }
 
-/* The group's further links that went down: the peer is told with DELETE
- * LINK (A.3.4) unless it asked for it, their connections move to the
- * first link, and they are taken off the group, which goes on over its
- * first link. Should a connection stay on one, the group ends.
+/* An active link of @lgr other than @link, else NULL */
+static struct smcr_link *smcr_lgr_other_active(struct smcr_lgr *lgr,
+					       const struct smcr_link *link)
+{
+	struct smcr_link *l;
+	int i;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		l = &lgr->lnk[i];
+		if (l != link && l->lgr &&
+		    READ_ONCE(l->state) == SMCR_LINK_ACTIVE)
+			return l;
+	}
+	return NULL;
+}
+
+/* The group's links that went down: the peer is told with DELETE LINK
+ * (A.3.4) over an active link unless it asked for it, their connections
+ * move to that link, and they are taken off the group, which goes on
+ * over the others; the first link's failure is no different (§3.5.5.4).
+ * With no active link left, or a connection that stays on a failed one,
+ * the group ends.
  */
 static void smcr_lgr_drop_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, drop_work);
-	struct smcr_link *link;
+	struct smcr_link *link, *to;
 	bool busy = false, down;
 	int i;
 
-	for (i = 1; i < SMCR_LINKS_MAX; i++) {
+	for (i = 0; i < SMCR_LINKS_MAX && !busy; i++) {
 		link = &lgr->lnk[i];
 		mutex_lock(&lgr->links_lock);
 		down = link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN;
-		if (down && !link->peer_deleted)
-			smcr_llc_delete_link_one(&lgr->lnk[0], link->link_id);
+		to = down ? smcr_lgr_other_active(lgr, link) : NULL;
+		if (to && !link->peer_deleted)
+			smcr_llc_delete_link_one(to, link->link_id);
 		mutex_unlock(&lgr->links_lock);
 		if (!down)
 			continue;
-		smcr_lgr_move_conns(lgr, link);
+		if (!to) {
+			busy = true;
+			continue;
+		}
+		smcr_lgr_move_conns(lgr, link, to);
 		mutex_lock(&lgr->links_lock);
 		if (link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN) {
 			spin_lock_bh(&lgr->lock);
@@ -382,8 +414,13 @@ static void smcr_link_fail_work(struct work_struct *work)
 	struct smcr_link *link = container_of(work, struct smcr_link,
 					      fail_work);
 	struct smcr_lgr *lgr = link->lgr;
+	bool other;
 
-	if (link == &lgr->lnk[0]) {
+	spin_lock_bh(&lgr->lock);
+	other = smcr_lgr_other_active(lgr, link);
+	spin_unlock_bh(&lgr->lock);
+	/* §3.5.5.4: the connections go over to another link, if any */
+	if (!other) {
 		smcr_lgr_terminate(lgr);
 	} else {
 		/* the group decides under links_lock, which whoever frees
@@ -421,20 +458,28 @@ struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
 }
 
 /* Whether @lgr is a group of ours in @server's role and @version to the
- * peer with @peer_id whose end of the first link has @peer_gid, or, with
- * @peer_qpn, whose QP of any active link is that one
+ * peer with @peer_id whose end of the primary link has @peer_gid, or,
+ * with @peer_qpn, whose QP of any active link is that one.
+ * Context: under smcr_lgrs_lock.
  */
 static bool smcr_lgr_same_peer(struct smcr_lgr *lgr, bool server,
 			       u8 version, const u8 *peer_id,
 			       const u8 *peer_gid, u32 peer_qpn)
 {
+	struct smcr_link *first;
+	bool same;
+
 	if (lgr->server != server || lgr->version != version ||
 	    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN))
 		return false;
-	if (peer_qpn && smcr_lgr_link_of_peer(lgr, peer_gid, peer_qpn))
-		return true;
-	return !memcmp(lgr->lnk[0].peer_gid, peer_gid, SMCR_CLC_GID_LEN) &&
-	       (!peer_qpn || lgr->lnk[0].peer_qpn == peer_qpn);
+	/* the links stay as they are under the group's lock */
+	spin_lock(&lgr->lock);
+	first = smcr_lgr_primary(lgr);
+	same = (peer_qpn && smcr_lgr_link_of_peer(lgr, peer_gid, peer_qpn)) ||
+	       (!memcmp(first->peer_gid, peer_gid, SMCR_CLC_GID_LEN) &&
+		(!peer_qpn || first->peer_qpn == peer_qpn));
+	spin_unlock(&lgr->lock);
+	return same;
 }
 
 /* A listed group to the peer that is active, else one still being set
@@ -450,7 +495,7 @@ static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 	*setup = NULL;
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		state = READ_ONCE(lgr->lnk[0].state);
+		state = READ_ONCE(smcr_lgr_primary(lgr)->state);
 		if (!smcr_lgr_same_peer(lgr, server, version, peer_id,
 					peer_gid, peer_qpn) ||
 		    lgr->terminating || state == SMCR_LINK_DOWN ||
@@ -652,8 +697,8 @@ int smcr_lgr_link_new(struct smcr_lgr *lgr, int idx, u8 link_id,
 
 /**
  * smcr_lgr_link_free() - take a further link off its group
- * @link: link from smcr_lgr_link_new(), not @lgr->lnk[0], no connection
- *	on it: one that did not come up, or went down
+ * @link: link from smcr_lgr_link_new(), not the group's last, no
+ *	connection on it: one that did not come up, or went down
  *
  * Its QP is flushed and goes, the group's buffers leave it, then its
  * protection domain and its device.
@@ -908,23 +953,45 @@ static bool smcr_lgr_uses_dev(const struct smcr_lgr *lgr,
 	return false;
 }
 
-/**
- * smcr_lgr_terminate_all() - end every group, or those on one device
- * @dev: device going away, or NULL for all (module unload)
- *
- * The groups' connections are aborted and taken off them; the groups go
- * once nothing else holds them.
- *
- * Context: process.
+/* Whether @lgr, on @dev, leaves it by failover (§3.5.5.4): it has an
+ * active link on another device; then its links on @dev fail, and their
+ * connections move (smcr_lgr_drop_work()). Context: under smcr_lgrs_lock.
  */
-void smcr_lgr_terminate_all(struct smcr_ibdev *dev)
+static bool smcr_lgr_leaves_dev(struct smcr_lgr *lgr,
+				const struct smcr_ibdev *dev)
+{
+	struct smcr_link *link;
+	bool other = false;
+	int i;
+
+	spin_lock(&lgr->lock);
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		link = &lgr->lnk[i];
+		other |= link->lgr && link->port.dev != dev &&
+			 READ_ONCE(link->state) == SMCR_LINK_ACTIVE;
+	}
+	other &= !lgr->terminating;
+	for (i = 0; i < SMCR_LINKS_MAX && other; i++) {
+		link = &lgr->lnk[i];
+		if (link->lgr && link->port.dev == dev)
+			smcr_link_fail(link, SMCR_DOWN_DEVICE);
+	}
+	spin_unlock(&lgr->lock);
+	return other;
+}
+
+/* End every group, or those on @dev; with @failover not those that can
+ * leave it (smcr_lgr_leaves_dev())
+ */
+static void smcr_lgr_end_all(struct smcr_ibdev *dev, bool failover)
 {
 	struct smcr_lgr *lgr;
 
 	for (;;) {
 		spin_lock_bh(&smcr_lgrs_lock);
 		list_for_each_entry(lgr, &smcr_lgrs, list)
-			if (!dev || smcr_lgr_uses_dev(lgr, dev))
+			if (!dev || (smcr_lgr_uses_dev(lgr, dev) &&
+				     !(failover && smcr_lgr_leaves_dev(lgr, dev))))
 				goto found;
 		spin_unlock_bh(&smcr_lgrs_lock);
 		return;
@@ -936,6 +1003,37 @@ found:
 		smcr_lgr_detach_conns(lgr);
 		smcr_lgr_put(lgr);
 	}
+}
+
+/**
+ * smcr_lgr_terminate_all() - end every group, or those on one device
+ * @dev: device, or NULL for all (module unload)
+ *
+ * The groups' connections are aborted and taken off them; the groups go
+ * once nothing else holds them.
+ *
+ * Context: process.
+ */
+void smcr_lgr_terminate_all(struct smcr_ibdev *dev)
+{
+	smcr_lgr_end_all(dev, false);
+}
+
+/**
+ * smcr_lgr_dev_removing() - let go of a RoCE device that goes away
+ * @dev: device
+ * @round: how many times this was called for @dev before, a second apart
+ *
+ * A group with an active link on another device fails over: its links on
+ * @dev fail and their connections move (§3.5.5.4), as for a lost path,
+ * for SMCR_LGR_REMOVE_ROUNDS rounds. Other groups on @dev, and any still
+ * on it then, end as in smcr_lgr_terminate_all().
+ *
+ * Context: process.
+ */
+void smcr_lgr_dev_removing(struct smcr_ibdev *dev, unsigned int round)
+{
+	smcr_lgr_end_all(dev, round < SMCR_LGR_REMOVE_ROUNDS);
 }
 
 /**
@@ -1023,13 +1121,13 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 }
 
 /* Whether @lgr keeps the buffers of its gone connections: not while it
- * ends or its link is down
+ * ends or has no active link
  */
 static bool smcr_lgr_keeps_bufs(struct smcr_lgr *lgr)
 {
 	lockdep_assert_held(&lgr->lock);
 	return !lgr->terminating &&
-	       READ_ONCE(lgr->lnk[0].state) == SMCR_LINK_ACTIVE;
+	       READ_ONCE(smcr_lgr_primary(lgr)->state) == SMCR_LINK_ACTIVE;
 }
 
 /* Add @slot to @spares, newest first. Returns the oldest spare if there
@@ -1138,8 +1236,8 @@ static void smcr_buf_retired(struct smcr_lgr *lgr, struct smcr_buf_slot *slot,
 static void smcr_lgr_rkey_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, rkey_work);
-	struct smcr_link *link = &lgr->lnk[0];
 	u32 rkeys[SMCR_LLC_DEL_RKEY_MAX];
+	struct smcr_link *link;
 	struct smcr_buf_slot *slot, *tmp;
 	LIST_HEAD(batch);
 	int n, rc;
@@ -1147,6 +1245,8 @@ static void smcr_lgr_rkey_work(struct work_struct *work)
 	for (;;) {
 		/* the batch's regions stay on every link until it is done */
 		mutex_lock(&lgr->links_lock);
+		/* A.3.7: the rkeys of the link the message goes over */
+		link = smcr_lgr_primary(lgr);
 		n = 0;
 		spin_lock_bh(&lgr->lock);
 		list_for_each_entry_safe(slot, tmp, &lgr->retiring, list) {
@@ -1281,7 +1381,7 @@ void smcr_conn_undo(struct smcr_sock *smc)
 		return;
 	kref_get(&lgr->kref);
 	/* marked first, so that the group does not wait the idle time */
-	end = READ_ONCE(lgr->lnk[0].state) != SMCR_LINK_ACTIVE &&
+	end = READ_ONCE(smcr_lgr_primary(lgr)->state) != SMCR_LINK_ACTIVE &&
 	      smcr_lgr_mark_terminating(lgr);
 	smcr_conn_unregister(smc);
 	if (end)

@@ -121,7 +121,8 @@ struct smcr_rtoken {
  * @peer_host: SMC-Rv2: the peer's host name, from the same, blank padded
  *	as it came; all zero when it was not ASCII
  * @peer_id: the peer's peer ID (A.2.1)
- * @lnk: its links by index; lnk[0] is the link of the first contact
+ * @lnk: its links by index; lnk[0] is the link of the first contact,
+ *	until it fails over (smcr_lgr_primary())
  * @conns: connections by alert token
  * @conns_num: connections in @conns (at most SMCR_LGR_CONNS_MAX)
  * @next_token: next alert token to hand out
@@ -158,7 +159,8 @@ struct smcr_rtoken {
  * @rtokens: the peer's RMBs on each link, SMCR_LGR_RTOKENS of them, once
  *	the group has had a second link; under @lock
  * @add_work: the server offers a second link after the first contact
- * @drop_work: takes further links that went down off the group
+ * @drop_work: takes links that went down off the group, their
+ *	connections moved to an active one
  */
 struct smcr_lgr {
 	struct list_head	list;
@@ -209,6 +211,52 @@ struct smcr_lgr {
 static inline __be32 smcr_link_uid(const struct smcr_link *link)
 {
 	return cpu_to_be32(link->lgr->id + link->link_id);
+}
+
+/**
+ * smcr_lgr_primary_idx() - which link a group speaks for itself on
+ * @lgr: group
+ *
+ * Its first active link, else its first link in use (being set up, or
+ * down). A group has a link in use for as long as it exists: a link is
+ * taken off only once its connections moved to an active one
+ * (smcr_lgr_drop_work()); the last goes with the group. The link stays
+ * whole while the caller holds @lgr->links_lock or @lgr->lock, under
+ * which links come and go; without either, read only its state.
+ *
+ * Return: the link's index in @lgr->lnk.
+ */
+static inline int smcr_lgr_primary_idx(const struct smcr_lgr *lgr)
+{
+	int i, in_use = -1;
+
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		if (!lgr->lnk[i].lgr)
+			continue;
+		switch (READ_ONCE(lgr->lnk[i].state)) {
+		case SMCR_LINK_ACTIVE:
+			return i;
+		case SMCR_LINK_UNUSED:
+			break;
+		default:
+			if (in_use < 0)
+				in_use = i;
+		}
+	}
+	return in_use < 0 ? 0 : in_use;
+}
+
+/**
+ * smcr_lgr_primary() - the link a group speaks for itself on
+ * @lgr: group
+ *
+ * See smcr_lgr_primary_idx().
+ *
+ * Return: the link.
+ */
+static inline struct smcr_link *smcr_lgr_primary(struct smcr_lgr *lgr)
+{
+	return &lgr->lnk[smcr_lgr_primary_idx(lgr)];
 }
 
 /**
@@ -329,6 +377,7 @@ int smcr_lgr_walk(int skip, int (*fn)(const struct smcr_lgr *lgr, void *arg),
 void smcr_lgr_terminate(struct smcr_lgr *lgr);
 void smcr_lgr_link_down(struct smcr_link *link);
 void smcr_lgr_terminate_all(struct smcr_ibdev *dev);
+void smcr_lgr_dev_removing(struct smcr_ibdev *dev, unsigned int round);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		       struct smcr_link *link);
 u32 smcr_lgr_link_conns(const struct smcr_link *link);

@@ -531,14 +531,17 @@ fail:
 /**
  * struct smcr_links_offer - the server's ADD LINK, taken in a work item
  * @work: runs smcr_links_offer_work() on smcr_hs_wq, with a reference
- *	on the link's group
- * @link: the group's first link, which it came over
+ *	on @lgr
+ * @lgr: the group
+ * @link: the group's first link, which it came over; it may fail over and
+ *	leave the group before the work runs
  * @m: the request
  * @ext_len: length of @ext
  * @ext: a version 2 ADD LINK's extension
  */
 struct smcr_links_offer {
 	struct work_struct	work;
+	struct smcr_lgr		*lgr;
 	struct smcr_link	*link;
 	struct smcr_llc_msg	m;
 	u32			ext_len;
@@ -555,14 +558,17 @@ static void smcr_links_offer_work(struct work_struct *work)
 {
 	struct smcr_links_offer *o = container_of(work, struct smcr_links_offer,
 						  work);
-	struct smcr_lgr *lgr = o->link->lgr;
+	struct smcr_lgr *lgr = o->lgr;
 	bool reject;
 
 	mutex_lock(&lgr->links_lock);
-	smcr_links_accept(o->link, &o->m, o->ext, o->ext_len, &reject);
+	/* links leave the group under links_lock: one gone is cleared */
+	if (o->link->lgr == lgr) {
+		smcr_links_accept(o->link, &o->m, o->ext, o->ext_len, &reject);
+		if (reject)
+			smcr_links_reject(o->link, &o->m);
+	}
 	mutex_unlock(&lgr->links_lock);
-	if (reject)
-		smcr_links_reject(o->link, &o->m);
 	smcr_lgr_put(lgr);
 	kfree(o);
 }
@@ -581,6 +587,7 @@ static void smcr_links_rx_add(struct smcr_link *link, struct smcr_llc_msg *m,
 	if (!o)
 		goto reject;
 	INIT_WORK(&o->work, smcr_links_offer_work);
+	o->lgr = lgr;
 	o->link = link;
 	o->m = *m;
 	o->ext_len = ext_len;

@@ -102,9 +102,9 @@ int smcr_llc_send(struct smcr_link *link, struct smcr_llc_msg *m)
 	return smcr_llc_send_ext(link, m, NULL, 0);
 }
 
-/* Whether @link's group has the link the peer's DELETE LINK names, the
- * first one for all; and if so and @fail, fail it. Under the group's
- * lock, under which a further link that goes is cleared
+/* Whether @link's group has the link the peer's DELETE LINK names, any
+ * for all; and if so and @fail, fail it, or all of them. Under the
+ * group's lock, under which a link that goes is cleared
  * (smcr_lgr_link_free()): a link found is whole, and one on its way out
  * is down already, which makes smcr_link_fail() a no-op.
  */
@@ -112,19 +112,22 @@ static bool smcr_llc_named(struct smcr_link *link,
 			   const struct smcr_llc_delete_link *dl, bool fail)
 {
 	struct smcr_lgr *lgr = link->lgr;
-	struct smcr_link *l, *found = NULL;
+	struct smcr_link *l;
+	bool found = false;
 	int i;
 
 	spin_lock_bh(&lgr->lock);
-	for (i = 0; i < SMCR_LINKS_MAX && !found; i++) {
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
 		l = &lgr->lnk[i];
-		if (l->lgr && READ_ONCE(l->state) != SMCR_LINK_UNUSED &&
-		    (dl->all ? i == 0 : l->link_id == dl->link_num))
-			found = l;
-	}
-	if (found && fail) {
-		found->peer_deleted = true;
-		smcr_link_fail(found, SMCR_DOWN_PEER);
+		if (!l->lgr || READ_ONCE(l->state) == SMCR_LINK_UNUSED ||
+		    (!dl->all && l->link_id != dl->link_num))
+			continue;
+		found = true;
+		/* all down at once: none is left to fail over to */
+		if (fail) {
+			l->peer_deleted = true;
+			smcr_link_fail(l, SMCR_DOWN_PEER);
+		}
 	}
 	spin_unlock_bh(&lgr->lock);
 	return found;
@@ -152,9 +155,8 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 		break;
 	case SMCR_LLC_TYPE_DELETE_LINK:
 		/* the answer first: a failed link sends nothing more.
-		 * §3.5.5.4: the group ends with its first link (all links:
-		 * the first one's failure ends the group); a further one goes
-		 * alone, its connections moved to the first (smcr_lgr.c).
+		 * §3.5.5.4: with all links the group ends; one link goes
+		 * alone, its connections moved to another (smcr_lgr.c).
 		 */
 		if (!m.u.delete_link.resp) {
 			m.u.delete_link.resp = true;

@@ -73,7 +73,7 @@ static int __init smcr_init(void)
 	smcr_lgr_register_move(smcr_tx_move);
 	smcr_links_init();
 
-	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_terminate_all);
+	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_dev_removing);
 	if (rc)
 		goto out_wq;
 

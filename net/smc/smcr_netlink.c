@@ -429,7 +429,8 @@ static u8 smcr_nl_lgr_type(const struct smcr_lgr *lgr)
 static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 			     struct smcr_nl_lgr *info)
 {
-	struct ib_device *ibdev = lgr->lnk[0].port.dev->ibdev;
+	const struct smcr_link *first = &lgr->lnk[smcr_lgr_primary_idx(lgr)];
+	struct ib_device *ibdev = first->port.dev->ibdev;
 
 	memset(info, 0, sizeof(*info));
 	info->id = lgr->id;
@@ -438,7 +439,7 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 	info->type = smcr_nl_lgr_type(lgr);
 	info->buf_type = SMCR_NL_BUF_PHYS;
 	info->net_cookie = read_pnet(&ibdev->coredev.rdma_net)->net_cookie;
-	smcr_nl_str(info->pnetid, lgr->lnk[0].port.pnetid, SMCR_NL_PNETID_LEN);
+	smcr_nl_str(info->pnetid, first->port.pnetid, SMCR_NL_PNETID_LEN);
 	if (lgr->version != SMCR_CLC_V2)
 		return;
 	info->is_v2 = true;

@@ -289,6 +289,7 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_PEER);
 TRACE_DEFINE_ENUM(SMCR_DOWN_TESTLINK);
 TRACE_DEFINE_ENUM(SMCR_DOWN_LLC);
 TRACE_DEFINE_ENUM(SMCR_DOWN_ADD);
+TRACE_DEFINE_ENUM(SMCR_DOWN_DEVICE);
 
 #define smcr_show_down_reason(r)					\
 	__print_symbolic(r,						\
@@ -300,7 +301,8 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_ADD);
 		{ SMCR_DOWN_PEER, "peer's DELETE LINK" },		\
 		{ SMCR_DOWN_TESTLINK, "TEST LINK unanswered" },	\
 		{ SMCR_DOWN_LLC, "LLC request unanswered" },		\
-		{ SMCR_DOWN_ADD, "further link not added" })
+		{ SMCR_DOWN_ADD, "further link not added" },	\
+		{ SMCR_DOWN_DEVICE, "device removed" })
 
 /* Something that happened to a link, and a code for what: by default
  * why it went down

@@ -25,15 +25,17 @@
 #            loses RoCE on eth1: the idle link on rxe1 fails, leaves both
 #            sides' group (DELETE LINK of one link), which goes on over
 #            rxe0 with no connection aborted
-#   failover ours on both sides with max_links=2, SMC-Rv2: two
-#            connections stream 48 MiB each way at once, one on each
-#            link (the server starts a connection on the link with
-#            fewer); a loses RoCE on eth1 mid-stream (every RoCEv2
-#            frame dropped, roce_block): the link on rxe1
-#            fails, its connection moves to rxe0's link on both sides
-#            (writes not confirmed repeated), every byte arrives intact
-#            (pattern and SHA-256 checked), nothing aborts, and the
-#            group goes on
+#   failover ours on both sides with max_links=2, SMC-Rv2, three
+#            times: two connections stream 48 MiB each way at once, one
+#            on each link (the server starts a connection on the link
+#            with fewer); mid-stream a loses RoCE on eth1 (every RoCEv2
+#            frame dropped, roce_block), then, in a new group, on eth0,
+#            the first link's path, then a's rxe0 is deleted (rdma link
+#            delete): that link fails, its connection moves to the
+#            other link on both sides (writes not confirmed repeated),
+#            every byte arrives intact (pattern and SHA-256 checked),
+#            nothing aborts, and the group goes on over the other link:
+#            a new connection joins it
 #   mixed2   ours (max_links=2) in a, Linux's smc.ko in b with both
 #            devices in one PNET ID, SMC-Rv2, each serving in turn: the
 #            server adds a second link on rxe1, both sides list two links
@@ -238,10 +240,10 @@ ours2() {
 	unload "ours2 $v"
 }
 
-# rxe1_conns: the connections on our link over rxe1 (smcr link)
-rxe1_conns() {
-	"$SMCR" link | awk '$1 == "conns" { n = $2 }
-		$1 == "ib_dev" && $2 == "rxe1" { print n; found = 1 }
+# dev_conns DEV: the connections on our link over DEV (smcr link)
+dev_conns() {
+	"$SMCR" link | awk -v dev="$1" '$1 == "conns" { n = $2 }
+		$1 == "ib_dev" && $2 == dev { print n; found = 1 }
 		END { if (!found) print 0 }'
 }
 
@@ -262,11 +264,13 @@ roce_block() {
 }
 roce_unblock() { tc qdisc del dev "$1" clsact; }
 
-# stream_lose_eth1 TAG PORT SRV: two connections stream 48 MiB each way
-# at once, SRV serving on PORT and PORT + 1; once one streams over rxe1
-# (a's smcr link), a loses RoCE on eth1; every byte checked both ways
-stream_lose_eth1() {
-	local tag=$1 port=$2 srv=$3 pids=() pid rc=0 i n=0
+# stream_lose TAG PORT SRV RXE CMD...: two connections stream 48 MiB
+# each way at once, SRV serving on PORT and PORT + 1; once one streams
+# over RXE (a's smcr link), a runs CMD to cut that path; every byte
+# checked both ways
+stream_lose() {
+	local tag=$1 port=$2 srv=$3 rxe=$4 pids=() pid rc=0 i n=0
+	shift 4
 	if [[ $SMCR_ROLE == "$srv" ]]; then
 		for i in 0 1; do
 			timeout "$(tscale 240)" "$PEER" server --family smc \
@@ -289,16 +293,16 @@ stream_lose_eth1() {
 	fi
 	if [[ $SMCR_ROLE == a ]]; then
 		for ((i = 0; i < 40; i++)); do
-			n=$(rxe1_conns)
+			n=$(dev_conns "$rxe")
 			((n >= 1)) && break
 			sleep 0.25
 		done
-		echo "# $tag (a): $n connection(s) on rxe1 before it goes"
-		tap_check "$tag: a connection streams over rxe1 (a)" test "$n" -ge 1
+		echo "# $tag (a): $n connection(s) on $rxe before it goes"
+		tap_check "$tag: a connection streams over $rxe (a)" test "$n" -ge 1
 		"$SMCSS" -R | sed "s/^/# $tag (a): /"
-		tap_check "$tag: sock_diag names rxe1 as a connection's link (a)" \
-			bash -c "$SMCSS -R | grep -q ' ib_dev rxe1 '"
-		roce_block eth1
+		tap_check "$tag: sock_diag names $rxe as a connection's link (a)" \
+			bash -c "$SMCSS -R | grep -q ' ib_dev $rxe '"
+		tap_check "$tag: $* (a)" "$@"
 	fi
 	for pid in "${pids[@]}"; do
 		wait "$pid" || rc=$?
@@ -311,12 +315,12 @@ stream_lose_eth1() {
 	fi
 }
 
-# moved_ok TAG: our failover moved a connection, none failed to move,
-# no group ended
+# moved_ok TAG FROM TO: our failover moved a connection, none failed to
+# move, no group ended
 moved_ok() {
 	grep -E 'smcr_link_down|smcr_conn_moved|DELETE_LINK|smcr_cdc_late|smcr_lgr_terminate' \
 		$TRACE/trace | sed 's/^ */# /'
-	tap_check "$1: the connection on rxe1 moved to rxe0's link ($SMCR_ROLE)" \
+	tap_check "$1: the connection on $2 moved to $3's link ($SMCR_ROLE)" \
 		test "$(grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace)" -ge 1
 	tap_check "$1: no move failed ($SMCR_ROLE)" \
 		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
@@ -324,27 +328,59 @@ moved_ok() {
 		test "$(events smcr_lgr_terminate)" -eq 0
 }
 
+# failover HOW: with a connection streaming on each link, a loses RoCE
+# on eth1, the path of the group's second link (HOW eth1), or on eth0,
+# the first link's (eth0), or its device of the first link goes (rxe0)
 failover() {
-	local port=7460 links
-	tap_check "failover: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
+	local eth=$1 tag="failover $1" port=7460 links from=rxe1 to=rxe0 i
+	local after=$SMCR_PEER_IP cut=(roce_block "$1")
+	case $eth in
+	eth0) from=rxe0 to=rxe1 after=$SMCR_PEER_IP2 port=7470 ;;
+	rxe0)
+		from=rxe0 to=rxe1 after=$SMCR_PEER_IP2 port=7480
+		cut=(rdma link delete rxe0)
+		;;
+	esac
+	tap_check "$tag: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
 		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
 		testlink_time=2 || return
 	echo >$TRACE/trace
 	echo 1 >$TRACE/events/smcr/enable
 	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
-	tap_check "failover: smcr ueid add ($SMCR_ROLE)" \
+	tap_check "$tag: smcr ueid add ($SMCR_ROLE)" \
 		"$SMCR" ueid add SMCR-LINKS
-	barrier failover-up 60
-	pair failover-first "$port" "$SMCR_PEER_IP" 1M
+	barrier "failover-$eth-up" 60
+	pair "failover-$eth-first" "$port" "$SMCR_PEER_IP" 1M
 	links=$(wait_links)
-	tap_check "failover: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
+	tap_check "$tag: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
 		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
-	stream_lose_eth1 failover $((port + 1)) b
-	moved_ok failover
-	pair failover-after $((port + 3)) "$SMCR_PEER_IP" 2M
-	[[ $SMCR_ROLE == a ]] && roce_unblock eth1
-	barrier failover-done 60
-	unload failover
+	stream_lose "failover-$eth" $((port + 1)) b "$from" "${cut[@]}"
+	moved_ok "$tag" "$from" "$to"
+	links=$("$SMCR" link)
+	printf '%s\n' "$links" | sed "s/^/# $tag: /"
+	tap_check "$tag: the group goes on over $to alone ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev ' <<<"$links")" -eq 1 -a \
+		"$(grep -c "^ib_dev $to\$" <<<"$links")" -eq 1
+	# over the group's remaining link: the peer's address on its path
+	pair "failover-$eth-after" $((port + 3)) "$after" 2M
+	tap_check "$tag: the new connection joined the group ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_create)" -eq 1
+	if [[ $SMCR_ROLE == b ]]; then
+		:
+	elif [[ $eth == rxe0 ]]; then
+		tap_check "$tag: rdma link add rxe0 (a)" \
+			rdma link add rxe0 type rxe netdev eth0
+		for ((i = 0; i < 30; i++)); do
+			rxe_gid_index rxe0 "$SMCR_SELF_IP" >/dev/null && break
+			sleep 1
+		done
+		tap_check "$tag: rxe0 has eth0's address as a GID again (a)" \
+			rxe_gid_index rxe0 "$SMCR_SELF_IP"
+	else
+		roce_unblock "$eth"
+	fi
+	barrier "failover-$eth-done" 60
+	unload "$tag"
 }
 
 mixed2() {
@@ -418,6 +454,9 @@ linux() {
 	tap_check "linux: a symmetric link group ($SMCR_ROLE)" \
 		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
 	barrier linux-done 60
+	# the failover phase after it loads ours
+	tap_check "linux: rmmod smc ($SMCR_ROLE)" modprobe -r smc_diag smc
+	barrier linux-gone 60
 }
 
 setup
@@ -425,6 +464,9 @@ verbs
 ours
 ours2 v1
 ours2 v2
-failover
+failover eth1
+failover eth0
 mixed2
 linux
+# last: Linux's smc.ko corrupts data over an rxe0 deleted and added again
+failover rxe0
