@@ -29,6 +29,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_buf.h"
 #include "smcr_links.h"
 #include "smcr_llc.h"
 #include "smcr_stats.h"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * smcr: link groups, the connections on them and their buffers
- * (smcr_lgr.c, RFC 7609 §2.3, §3.5, §4). Above links (smcr_link.h).
+ * smcr: link groups and the connections on them (smcr_lgr.c, RFC 7609
+ * §2.3, §3.5, §4), their buffers in smcr_buf.h. Above links
+ * (smcr_link.h).
  */
 #ifndef SMCR_LGR_H
 #define SMCR_LGR_H
@@ -12,6 +13,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include "smcr_buf.h"
 #include "smcr_link.h"
 #include "smcr_wire_cdc.h"
 #include "smcr_wire_clc.h"
@@ -19,70 +21,6 @@
 struct dentry;
 
 #define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
-#define SMCR_LGR_SPARES_MAX	32	/* spare buffers a group keeps, each way */
-
-/**
- * struct smcr_buf - an RMB or a send buffer (§2.4)
- * @cpu: kernel address
- * @size: bytes; set once the buffer exists, 0 before
- * @mapped: bit i set: mapped for the device of the group's link i, at
- *	@dma[i]
- * @registered: bit i set: @mr[i] is registered on link i (it stays so
- *	while a spare RMB waits for the next connection)
- * @dma: DMA address for the device of each link
- * @mr: memory region for remote writes over each link (RMBs only): each
- *	link has its protection domain, and the peer an rkey per link
- */
-struct smcr_buf {
-	void		*cpu;
-	u32		size;
-	u8		mapped;
-	u8		registered;
-	u64		dma[SMCR_LINKS_MAX];
-	struct ib_mr	*mr[SMCR_LINKS_MAX];
-};
-
-/**
- * struct smcr_buf_slot - a buffer its group keeps after its connection
- * @list: link in one of the group's lists: @parked, @retiring, or the
- *	list of @spare_rmbs or @spare_sndbufs
- * @buf: the buffer, taken over from its connection
- * @memcg: memory cgroup its pages are charged to, referenced while the
- *	buffer is a spare: a spare serves a connection of the same cgroup
- * @spare: a retiring RMB becomes a spare once the peer forgot its rkey
- *
- * Parked: RDMA writes read a send buffer by DMA address, without a memory
- * region that deregistration could revoke; the buffer of a connection that
- * goes while some of its writes have not completed must outlive the QP.
- *
- * Spare: the buffer of a connection that ended cleanly serves the next
- * connection of the group, as Linux's smc.ko reuses its buffers; an RMB
- * stays registered.
- *
- * Retiring: an RMB the peer may know the rkey of stays as it is, memory
- * region and pages, until the peer answered our DELETE RKEY (A.3.7); then
- * it becomes a spare or goes.
- *
- * A connection holds a slot for each of its buffers from the start, so
- * that handing a buffer to its group needs no memory.
- */
-struct smcr_buf_slot {
-	struct list_head	list;
-	struct smcr_buf		buf;
-	struct mem_cgroup	*memcg;
-	bool			spare;
-};
-
-/**
- * struct smcr_buf_spares - buffers of one kind a group keeps for reuse
- * @list: their slots (struct smcr_buf_slot)
- * @num: entries on @list, at most SMCR_LGR_SPARES_MAX
- */
-struct smcr_buf_spares {
-	struct list_head	list;
-	int			num;
-};
-
 /* RMBs of the peer a group keeps the rkeys of, as Linux's smc.ko does */
 #define SMCR_LGR_RTOKENS	255
 
@@ -394,12 +332,5 @@ struct smcr_sock *smcr_conn_lookup(struct smcr_lgr *lgr, u32 token);
 int smcr_lgr_link_new(struct smcr_lgr *lgr, int idx, u8 link_id,
 		      struct smcr_ib_port *port);
 void smcr_lgr_link_free(struct smcr_link *link);
-int smcr_lgr_map_link(struct smcr_lgr *lgr, struct smcr_link *link);
-int smcr_lgr_register_link(struct smcr_lgr *lgr, struct smcr_link *link);
-int smcr_lgr_rmbs(struct smcr_lgr *lgr, struct smcr_buf **rmbs, int max);
-int smcr_buf_alloc(struct smcr_sock *smc);
-int smcr_buf_register(struct smcr_link *link, struct smcr_buf *buf);
-int smcr_buf_register_locked(struct smcr_link *link, struct smcr_buf *buf);
-void smcr_lgr_debugfs(struct dentry *dir);
 
 #endif /* SMCR_LGR_H */

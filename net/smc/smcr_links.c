@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 
 #include "smcr.h"
+#include "smcr_buf.h"
 #include "smcr_links.h"
 #include "smcr_llc.h"
 #include "smcr_trace.h"
@@ -155,7 +156,7 @@ static void smcr_links_take_add(struct smcr_link *new,
 
 /* Our RMBs' rkeys on @link and @new, the pairs of A.3.3: up to @max of
  * them into @pairs; those of the group's connections, as Linux sends
- * them (smcr_lgr_rmbs())
+ * them (smcr_buf_rmbs())
  */
 static int smcr_links_pairs(struct smcr_lgr *lgr, struct smcr_link *link,
 			    struct smcr_link *new,
@@ -168,7 +169,7 @@ static int smcr_links_pairs(struct smcr_lgr *lgr, struct smcr_link *link,
 	rmbs = kcalloc(max, sizeof(*rmbs), GFP_KERNEL);
 	if (!rmbs)
 		return -ENOMEM;
-	n = smcr_lgr_rmbs(lgr, rmbs, max);
+	n = smcr_buf_rmbs(lgr, rmbs, max);
 	for (i = 0; i < n; i++) {
 		ref = rmbs[i]->mr[link->idx];
 		mr = rmbs[i]->mr[new->idx];
@@ -353,7 +354,7 @@ static int smcr_links_client_reg(void *arg)
 {
 	struct smcr_link *new = arg;
 
-	return smcr_lgr_register_link(new->lgr, new);
+	return smcr_buf_register_link(new->lgr, new);
 }
 
 /* Server: offer a second link over the first, and set it up */
@@ -376,7 +377,7 @@ static int smcr_links_offer(struct smcr_lgr *lgr)
 	if (rc)
 		return rc;
 	trace_smcr_links_add(new, true, alt);
-	rc = smcr_lgr_map_link(lgr, new);
+	rc = smcr_buf_map_link(lgr, new);
 	if (rc)
 		goto fail;
 
@@ -400,7 +401,7 @@ static int smcr_links_offer(struct smcr_lgr *lgr)
 		rc = smcr_link_ready(new, true);
 	}
 	if (!rc)
-		rc = smcr_lgr_register_link(lgr, new);
+		rc = smcr_buf_register_link(lgr, new);
 	if (!rc && lgr->version != SMCR_CLC_V2)
 		rc = smcr_links_rkey_exchange(lgr, link, new);
 	/* no TEST LINK of ours in between: Linux's client takes any LLC
@@ -496,7 +497,7 @@ static int smcr_links_accept(struct smcr_link *link, struct smcr_llc_msg *req,
 		return rc;
 	trace_smcr_links_add(new, false, alt);
 	smcr_links_take_add(new, al);
-	rc = smcr_lgr_map_link(lgr, new);
+	rc = smcr_buf_map_link(lgr, new);
 	if (!rc)
 		rc = smcr_link_ready(new, false);
 	if (rc)

@@ -18,6 +18,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_buf.h"
 #include "smcr_cdc.h"
 #include "smcr_links.h"
 #include "smcr_llc.h"
@@ -105,7 +106,7 @@ static int __init smcr_init(void)
 	if (rc)
 		goto out_pnet;
 	smcr_debugfs = debugfs_create_dir("smcr", NULL);
-	smcr_lgr_debugfs(smcr_debugfs);
+	smcr_buf_debugfs(smcr_debugfs);
 	return 0;
 
 out_pnet:
