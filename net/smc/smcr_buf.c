@@ -392,17 +392,6 @@ static int smcr_buf_get(struct smcr_link *link, struct smcr_buf *buf,
 	return 0;
 }
 
-/* Whether @link carries or is about to carry traffic: buffers of its
- * group are mapped on it
- */
-static bool smcr_buf_link_in_use(const struct smcr_link *link)
-{
-	int state = READ_ONCE(link->state);
-
-	return link->lgr &&
-	       (state == SMCR_LINK_ACTIVATING || state == SMCR_LINK_ACTIVE);
-}
-
 /* Map @buf on every link of @lgr in use it is not mapped on yet */
 static int smcr_buf_map_links(struct smcr_lgr *lgr, struct smcr_buf *buf,
 			      enum dma_data_direction dir)
@@ -411,7 +400,7 @@ static int smcr_buf_map_links(struct smcr_lgr *lgr, struct smcr_buf *buf,
 
 	lockdep_assert_held(&lgr->links_lock);
 	for (i = 0; i < SMCR_LINKS_MAX; i++) {
-		if (!smcr_buf_link_in_use(&lgr->lnk[i]))
+		if (!smcr_lgr_link_in_use(&lgr->lnk[i]))
 			continue;
 		rc = smcr_buf_map(&lgr->lnk[i], buf, dir);
 		if (rc)

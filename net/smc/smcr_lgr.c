@@ -362,16 +362,18 @@ struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
 }
 
 /* Whether @lgr is a group of ours in @server's role and @version to the
- * peer with @peer_id whose end of the primary link has @peer_gid, or,
- * with @peer_qpn, whose QP of any active link is that one.
+ * peer with @peer_id whose end of an active link, or of the primary one
+ * (a group being set up), has @peer_gid and, if given, @peer_qpn; as
+ * Linux matches a group by any of its links.
  * Context: under smcr_lgrs_lock.
  */
 static bool smcr_lgr_same_peer(struct smcr_lgr *lgr, bool server,
 			       u8 version, const u8 *peer_id,
 			       const u8 *peer_gid, u32 peer_qpn)
 {
-	struct smcr_link *first;
-	bool same;
+	struct smcr_link *first, *l;
+	bool same = false;
+	int i;
 
 	if (lgr->server != server || lgr->version != version ||
 	    memcmp(lgr->peer_id, peer_id, SMCR_CLC_PEER_ID_LEN))
@@ -379,9 +381,14 @@ static bool smcr_lgr_same_peer(struct smcr_lgr *lgr, bool server,
 	/* the links stay as they are under the group's lock */
 	spin_lock(&lgr->lock);
 	first = smcr_lgr_primary(lgr);
-	same = (peer_qpn && smcr_lgr_link_of_peer(lgr, peer_gid, peer_qpn)) ||
-	       (!memcmp(first->peer_gid, peer_gid, SMCR_CLC_GID_LEN) &&
-		(!peer_qpn || first->peer_qpn == peer_qpn));
+	for (i = 0; i < SMCR_LINKS_MAX && !same; i++) {
+		l = &lgr->lnk[i];
+		if (!l->lgr || (l != first &&
+				READ_ONCE(l->state) != SMCR_LINK_ACTIVE))
+			continue;
+		same = !memcmp(l->peer_gid, peer_gid, SMCR_CLC_GID_LEN) &&
+		       (!peer_qpn || l->peer_qpn == peer_qpn);
+	}
 	spin_unlock(&lgr->lock);
 	return same;
 }
@@ -612,6 +619,7 @@ int smcr_lgr_link_new(struct smcr_lgr *lgr, int idx, u8 link_id,
 void smcr_lgr_link_free(struct smcr_link *link)
 {
 	struct smcr_lgr *lgr = link->lgr;
+	struct smcr_ib_port port;
 
 	lockdep_assert_held(&lgr->links_lock);
 	/* down, but not failed: that would end the group */
@@ -627,11 +635,14 @@ void smcr_lgr_link_free(struct smcr_link *link)
 		smcr_lgr_put(lgr);
 	smcr_buf_unmap_link(lgr, link);
 	smcr_link_clear(link);
-	smcr_ib_put_port(&link->port);
-	/* netlink dumps read the links under the group's lock */
+	/* netlink dumps read the links, device included, under the group's
+	 * lock: the device goes once the link is cleared
+	 */
+	port = link->port;
 	spin_lock_bh(&lgr->lock);
 	memset(link, 0, sizeof(*link));
 	spin_unlock_bh(&lgr->lock);
+	smcr_ib_put_port(&port);
 }
 
 /**
@@ -791,12 +802,15 @@ static void smcr_lgr_end(struct smcr_lgr *lgr)
 
 	trace_smcr_lgr_terminate(lgr);
 	smcr_lgr_abort_conns(lgr);
+	/* under the lock that a link leaving the group is cleared under */
+	spin_lock_bh(&lgr->lock);
 	for (i = 0; i < SMCR_LINKS_MAX; i++) {
 		if (!lgr->lnk[i].lgr)
 			continue;
 		wake_up_all(&lgr->lnk[i].tx_wait);
 		complete_all(&lgr->lnk[i].llc_done);
 	}
+	spin_unlock_bh(&lgr->lock);
 	if (smcr_lgr_unlist(lgr))
 		smcr_lgr_put(lgr);
 }
@@ -906,6 +920,8 @@ found:
 		smcr_lgr_terminate(lgr);
 		smcr_lgr_detach_conns(lgr);
 		smcr_lgr_put(lgr);
+		/* one ended by another is listed until that one unlists it */
+		cond_resched();
 	}
 }
 
@@ -1002,6 +1018,9 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	spin_lock_bh(&lgr->lock);
 	if (!link)
 		link = smcr_lgr_least_used(lgr);
+	/* one named that went down meanwhile is leaving the group */
+	else if (!smcr_lgr_link_in_use(link))
+		link = NULL;
 	if (!link || lgr->terminating ||
 	    lgr->conns_num >= SMCR_LGR_CONNS_MAX) {
 		spin_unlock_bh(&lgr->lock);

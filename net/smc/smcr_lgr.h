@@ -152,6 +152,23 @@ static inline __be32 smcr_link_uid(const struct smcr_link *link)
 }
 
 /**
+ * smcr_lgr_link_in_use() - whether a link of a group is up or coming up
+ * @link: entry of its group's links
+ *
+ * Such a link carries, or is about to carry, traffic: the group's
+ * buffers are mapped on it and connections may be placed on it.
+ *
+ * Return: true for a link in SMCR_LINK_ACTIVATING or SMCR_LINK_ACTIVE.
+ */
+static inline bool smcr_lgr_link_in_use(const struct smcr_link *link)
+{
+	int state = READ_ONCE(link->state);
+
+	return link->lgr &&
+	       (state == SMCR_LINK_ACTIVATING || state == SMCR_LINK_ACTIVE);
+}
+
+/**
  * smcr_lgr_primary_idx() - which link a group speaks for itself on
  * @lgr: group
  *

@@ -68,7 +68,8 @@ void smcr_link_register_down(void (*down)(struct smcr_link *link))
  * @link: link
  * @reason: why, for the smcr_link_down tracepoint
  *
- * Marks the link down, once; its sends fail from now on, and the layer
+ * Marks the link down, once; its sends fail from now on, whoever waits
+ * for a send slot or an LLC answer on it stops waiting, and the layer
  * above hears of it through its smcr_link_register_down() callback.
  *
  * Context: any.
@@ -81,6 +82,8 @@ void smcr_link_fail(struct smcr_link *link,
 	if (xchg(&link->state, SMCR_LINK_DOWN) == SMCR_LINK_DOWN)
 		return;
 	trace_smcr_link_down(link, reason);
+	wake_up_all(&link->tx_wait);
+	complete_all(&link->llc_done);
 	down = READ_ONCE(smcr_link_down);
 	if (down)
 		down(link);

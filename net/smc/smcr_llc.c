@@ -364,10 +364,12 @@ void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp)
  */
 int smcr_llc_wait(struct smcr_link *link, struct smcr_llc_msg *m)
 {
-	long left;
+	long left = 0;
 
-	left = wait_for_completion_interruptible_timeout(&link->llc_done,
-							 SMCR_LLC_WAIT);
+	/* a link that fails later completes llc_done (smcr_link_fail()) */
+	if (READ_ONCE(link->state) != SMCR_LINK_DOWN)
+		left = wait_for_completion_interruptible_timeout(&link->llc_done,
+								 SMCR_LLC_WAIT);
 	if (READ_ONCE(link->llc_expect)) {
 		WRITE_ONCE(link->llc_expect, 0);
 		if (left < 0)
