@@ -45,6 +45,23 @@ void smcr_lgr_register_move(smcr_lgr_move_t move)
 	WRITE_ONCE(smcr_lgr_mover, move);
 }
 
+/* set at module load, before any group exists (smcr_lgr_register_add()) */
+static smcr_lgr_add_t smcr_lgr_adder;
+
+/**
+ * smcr_lgr_register_add() - who adds links to a group
+ * @add: called from process context under the group's links_lock, for a
+ *	group not terminating, when smcr_lgr_want_link() asked for it;
+ *	returns 0 when it is done, else the jiffies after which it wants
+ *	to be called again
+ *
+ * Context: module load or unload, no group in existence.
+ */
+void smcr_lgr_register_add(smcr_lgr_add_t add)
+{
+	WRITE_ONCE(smcr_lgr_adder, add);
+}
+
 /* Group ids step by 256: the low byte is the link id's in link user ids */
 #define SMCR_LGR_ID_STEP	256
 static atomic_t smcr_lgr_last_id = ATOMIC_INIT(0);
@@ -132,6 +149,57 @@ static bool smcr_lgr_unlist(struct smcr_lgr *lgr)
 	return listed;
 }
 
+static void smcr_lgr_add_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(to_delayed_work(work),
+					    struct smcr_lgr, add_work);
+	smcr_lgr_add_t add = READ_ONCE(smcr_lgr_adder);
+	unsigned long again = 0;
+
+	mutex_lock(&lgr->links_lock);
+	if (add && !READ_ONCE(lgr->terminating))
+		again = add(lgr);
+	mutex_unlock(&lgr->links_lock);
+	if (again)
+		smcr_lgr_want_link(lgr, again);
+	/* the reference taken when the work was queued */
+	smcr_lgr_put(lgr);
+}
+
+/**
+ * smcr_lgr_want_link() - have the registered adder add a link to a group
+ * @lgr: group, referenced by the caller
+ * @delay: jiffies to wait first
+ *
+ * Nothing happens once the group is terminating, whose end takes back a
+ * pending call (smcr_lgr_cancel_add()).
+ *
+ * Context: any.
+ */
+void smcr_lgr_want_link(struct smcr_lgr *lgr, unsigned long delay)
+{
+	bool queued;
+
+	kref_get(&lgr->kref);
+	spin_lock_bh(&lgr->lock);
+	queued = !lgr->terminating &&
+		 queue_delayed_work(smcr_hs_wq, &lgr->add_work, delay);
+	spin_unlock_bh(&lgr->lock);
+	/* not the last: the caller's is left */
+	if (!queued)
+		smcr_lgr_put(lgr);
+}
+
+/* A group that ends adds no link: a pending try goes, with its reference
+ * (not the last one: the group is still listed). Context: any, after
+ * @lgr->terminating is set.
+ */
+static void smcr_lgr_cancel_add(struct smcr_lgr *lgr)
+{
+	if (cancel_delayed_work(&lgr->add_work))
+		smcr_lgr_put(lgr);
+}
+
 static void smcr_lgr_free_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(to_delayed_work(work),
@@ -145,6 +213,7 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	lgr->terminating = true;
 	spin_unlock_bh(&lgr->lock);
 	trace_smcr_lgr_unlist(lgr);
+	smcr_lgr_cancel_add(lgr);
 	if (smcr_lgr_unlist(lgr)) {
 		mutex_lock(&lgr->links_lock);
 		smcr_llc_delete_link(smcr_lgr_primary(lgr));
@@ -279,7 +348,7 @@ static void smcr_lgr_drop_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, drop_work);
 	struct smcr_link *link, *to;
-	bool busy = false, down;
+	bool busy = false, left = false, down;
 	int i;
 
 	for (i = 0; i < SMCR_LINKS_MAX && !busy; i++) {
@@ -302,13 +371,17 @@ static void smcr_lgr_drop_work(struct work_struct *work)
 			spin_lock_bh(&lgr->lock);
 			busy |= smcr_lgr_link_conns(link) > 0;
 			spin_unlock_bh(&lgr->lock);
-			if (!busy)
+			if (!busy) {
 				smcr_lgr_link_free(link);
+				left = true;
+			}
 		}
 		mutex_unlock(&lgr->links_lock);
 	}
 	if (busy)
 		smcr_lgr_terminate(lgr);
+	else if (left)
+		smcr_lgr_want_link(lgr, 0);	/* one to replace it */
 	/* the reference taken when the work was queued */
 	smcr_lgr_put(lgr);
 }
@@ -620,6 +693,7 @@ void smcr_lgr_link_free(struct smcr_link *link)
 {
 	struct smcr_lgr *lgr = link->lgr;
 	struct smcr_ib_port port;
+	int i;
 
 	lockdep_assert_held(&lgr->links_lock);
 	/* down, but not failed: that would end the group */
@@ -640,6 +714,9 @@ void smcr_lgr_link_free(struct smcr_link *link)
 	 */
 	port = link->port;
 	spin_lock_bh(&lgr->lock);
+	/* the peer's rkeys on it: a new link may take its index */
+	for (i = 0; lgr->rtokens && i < SMCR_LGR_RTOKENS; i++)
+		lgr->rtokens[i].links &= ~BIT(link->idx);
 	memset(link, 0, sizeof(*link));
 	spin_unlock_bh(&lgr->lock);
 	smcr_ib_put_port(&port);
@@ -677,6 +754,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	INIT_LIST_HEAD(&lgr->retiring);
 	INIT_WORK(&lgr->rkey_work, smcr_buf_rkey_work);
 	INIT_WORK(&lgr->drop_work, smcr_lgr_drop_work);
+	INIT_DELAYED_WORK(&lgr->add_work, smcr_lgr_add_work);
 	init_waitqueue_head(&lgr->hs_wait);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
 	xa_init_flags(&lgr->conns, XA_FLAGS_ALLOC1);
@@ -811,6 +889,7 @@ static void smcr_lgr_end(struct smcr_lgr *lgr)
 		complete_all(&lgr->lnk[i].llc_done);
 	}
 	spin_unlock_bh(&lgr->lock);
+	smcr_lgr_cancel_add(lgr);
 	if (smcr_lgr_unlist(lgr))
 		smcr_lgr_put(lgr);
 }

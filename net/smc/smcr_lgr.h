@@ -96,7 +96,12 @@ struct smcr_rtoken {
  *	Nests outside @lock and the links' llc_lock.
  * @rtokens: the peer's RMBs on each link, SMCR_LGR_RTOKENS of them, once
  *	the group has had a second link; under @lock
- * @add_work: the server offers a second link after the first contact
+ * @add_work: runs the registered adder (smcr_lgr_register_add()) to
+ *	add a link, after the first contact and after a link left; queued
+ *	with a reference on the group, under @lock while not @terminating
+ * @last_link_id: the link id last given to a new link; under @links_lock
+ * @had_links: a further link came up once; under @links_lock
+ * @add_fails: the adder's offers that failed in a row; under @links_lock
  * @drop_work: takes links that went down off the group, their
  *	connections moved to an active one
  */
@@ -133,7 +138,10 @@ struct smcr_lgr {
 	bool			rkey_work_queued;
 	struct mutex		links_lock;	/* see above */
 	struct smcr_rtoken	*rtokens;
-	struct work_struct	add_work;
+	struct delayed_work	add_work;
+	u8			last_link_id;
+	bool			had_links;
+	u8			add_fails;
 	struct work_struct	drop_work;
 };
 
@@ -341,6 +349,10 @@ u32 smcr_lgr_link_conns(const struct smcr_link *link);
 typedef int (*smcr_lgr_move_t)(struct smcr_sock *smc, struct smcr_link *from,
 			       struct smcr_link *to);
 void smcr_lgr_register_move(smcr_lgr_move_t move);
+/* adds a link to a group: 0 when done, else jiffies to the next try */
+typedef unsigned long (*smcr_lgr_add_t)(struct smcr_lgr *lgr);
+void smcr_lgr_register_add(smcr_lgr_add_t add);
+void smcr_lgr_want_link(struct smcr_lgr *lgr, unsigned long delay);
 struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
 					const u8 *peer_gid, u32 peer_qpn);
 void smcr_conn_unregister(struct smcr_sock *smc);

@@ -19,9 +19,12 @@
  * table (struct smcr_rtoken), for a connection that has to move.
  *
  * The server starts a new connection on the active link with the fewest
- * connections. When the second link fails, its connections move to the
- * first (smcr_tx_move()) and it leaves the group; when the first fails,
- * the group ends.
+ * connections. When a link fails, its connections move to another
+ * (smcr_tx_move()) and it leaves the group (smcr_lgr_drop_work()); the
+ * server then offers a link again, over the link left, every
+ * add_link_retry seconds until one comes up: on another device than that
+ * link's, so that the group has two paths again (§3.5.5.4: a lost link
+ * is re-added when it comes back). Link ids are not reused at once.
  *
  * max_links (module parameter) is 1 by default: no second link is
  * offered, and one offered by the peer is rejected.
@@ -40,6 +43,15 @@ static unsigned int max_links = 1;
 module_param(max_links, uint, 0644);
 MODULE_PARM_DESC(max_links,
 		 "Links per link group: 1, or 2 to add a second link (default 1)");
+
+/* add_link_retry is at most an hour; a failed offer's wait doubles thrice */
+#define SMCR_LINKS_RETRY_MAX	3600
+#define SMCR_LINKS_BACKOFF	4
+
+static unsigned int add_link_retry = 10;
+module_param(add_link_retry, uint, 0644);
+MODULE_PARM_DESC(add_link_retry,
+		 "Seconds before a server tries to add back a lost link, doubling thrice while it fails; 0 for never (default 10)");
 
 /**
  * smcr_links_max() - how many links a group may have
@@ -123,6 +135,48 @@ static int smcr_links_idx(struct smcr_lgr *lgr, u8 link_id)
 		if (lgr->lnk[i].lgr && lgr->lnk[i].link_id == link_id)
 			return i;
 	return -1;
+}
+
+/* The links of @lgr in use and not down, and a free entry for another
+ * (else NULL) into @free. Context: under @lgr->links_lock.
+ */
+static int smcr_links_up(struct smcr_lgr *lgr, struct smcr_link **free)
+{
+	struct smcr_link *l;
+	int i, n = 0;
+
+	lockdep_assert_held(&lgr->links_lock);
+	*free = NULL;
+	for (i = 0; i < SMCR_LINKS_MAX; i++) {
+		l = &lgr->lnk[i];
+		if (!l->lgr) {
+			if (!*free)
+				*free = l;
+		} else if (READ_ONCE(l->state) != SMCR_LINK_DOWN) {
+			n++;
+		}
+	}
+	return n;
+}
+
+/* An id for a new link of @lgr: none of its links has it, and it was
+ * not given out lately, so that a late message about a link that left
+ * cannot be taken for the new one. Context: under @lgr->links_lock.
+ */
+static u8 smcr_links_new_id(struct smcr_lgr *lgr)
+{
+	u8 id = lgr->last_link_id;
+	int i;
+
+	lockdep_assert_held(&lgr->links_lock);
+	for (i = 0; i < SMCR_LINKS_MAX; i++)
+		if (lgr->lnk[i].lgr)
+			id = max(id, lgr->lnk[i].link_id);
+	do {
+		id++;
+	} while (!id || smcr_links_idx(lgr, id) >= 0);
+	lgr->last_link_id = id;
+	return id;
 }
 
 /* Fill an ADD LINK (A.3.2) offering @new, or answering for it (@resp) */
@@ -335,17 +389,20 @@ static int smcr_links_rkey_exchange(struct smcr_lgr *lgr,
 	return rc;
 }
 
-/* The port for a second link: another device's, else the first link's
- * own (the group becomes asymmetric); false for the latter
+/* The port for a further link beside @link: another device's, else, for
+ * the group's first further link (@first), @link's own (the group becomes
+ * asymmetric). Returns whether it is another device's, or -ENODEV.
  */
-static bool smcr_links_port(struct smcr_lgr *lgr, struct smcr_ib_port *port)
+static int smcr_links_port(struct smcr_lgr *lgr, struct smcr_link *link,
+			   bool first, struct smcr_ib_port *port)
 {
-	struct smcr_link *first = &lgr->lnk[0];
-
-	if (!smcr_ib_find_alt_port(&first->port, lgr->version == SMCR_CLC_V2,
+	if (!smcr_ib_find_alt_port(&link->port, lgr->version == SMCR_CLC_V2,
 				   port))
 		return true;
-	smcr_ib_get_port(&first->port, port);
+	/* a lost path comes back on a device of its own, or not at all */
+	if (!first)
+		return -ENODEV;
+	smcr_ib_get_port(&link->port, port);
 	return false;
 }
 
@@ -357,23 +414,29 @@ static int smcr_links_client_reg(void *arg)
 	return smcr_buf_register_link(new->lgr, new);
 }
 
-/* Server: offer a second link over the first, and set it up */
+/* Server: offer a further link over the group's active one, and set it
+ * up: after the first contact, and again after a link left (§3.5.5.4)
+ */
 static int smcr_links_offer(struct smcr_lgr *lgr)
 {
-	struct smcr_link *link = &lgr->lnk[0], *new = &lgr->lnk[1];
+	struct smcr_link *link = smcr_lgr_primary(lgr), *new;
+	bool first = !lgr->had_links;
 	struct smcr_ib_port port;
 	struct smcr_llc_msg m;
-	bool alt;
-	int rc;
+	int rc, alt;
 
 	lockdep_assert_held(&lgr->links_lock);
-	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE || new->lgr)
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
+	    smcr_links_up(lgr, &new) >= smcr_links_max() || !new)
 		return -EALREADY;
 	rc = smcr_links_rtokens_alloc(lgr);
 	if (rc)
 		return rc;
-	alt = smcr_links_port(lgr, &port);
-	rc = smcr_lgr_link_new(lgr, new - lgr->lnk, link->link_id + 1, &port);
+	alt = smcr_links_port(lgr, link, first, &port);
+	if (alt < 0)
+		return alt;
+	rc = smcr_lgr_link_new(lgr, new - lgr->lnk, smcr_links_new_id(lgr),
+			       &port);
 	if (rc)
 		return rc;
 	trace_smcr_links_add(new, true, alt);
@@ -387,10 +450,12 @@ static int smcr_links_offer(struct smcr_lgr *lgr)
 	rc = smcr_links_send_add(lgr, link, new, &m);
 	if (!rc)
 		rc = smcr_llc_wait(link, &m);
-	if (!rc && (m.type != SMCR_LLC_TYPE_ADD_LINK || !m.u.add_link.resp))
+	/* an answer to an earlier offer, late, is not this one's */
+	if (!rc && (m.type != SMCR_LLC_TYPE_ADD_LINK || !m.u.add_link.resp ||
+		    m.u.add_link.link_num != new->link_id))
 		rc = -EPROTO;
 	if (!rc && m.u.add_link.reject)
-		rc = -ENOLINK;		/* A.3.2: no alternate path */
+		rc = -ECONNREFUSED;	/* A.3.2: no alternate path */
 	if (!rc && !m.u.add_link.qp_mtu)
 		rc = -EPROTO;
 	if (!rc) {
@@ -412,6 +477,7 @@ static int smcr_links_offer(struct smcr_lgr *lgr)
 	mutex_unlock(&link->llc_lock);
 	if (rc)
 		goto fail;
+	lgr->had_links = true;
 	trace_smcr_links_up(new, true, alt);
 	return 0;
 fail:
@@ -420,18 +486,31 @@ fail:
 	return rc;
 }
 
-/* The server's offer of a second link: the group's add_work, queued
- * with a reference on the group
+/* Registered with the link groups: a server's offer of a further link,
+ * after the first contact and after a link left. A lost link is offered
+ * again after add_link_retry seconds, then after twice, four and eight
+ * times that while it fails: each failed offer holds the group's
+ * links_lock, which a new connection of the group waits for, up to twice
+ * SMCR_LLC_WAIT (as Linux's llc_conf_mutex does). A peer's reject (no
+ * alternate path, A.3.2) is final.
  */
-static void smcr_links_add_work(struct work_struct *work)
+static unsigned long smcr_links_add(struct smcr_lgr *lgr)
 {
-	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, add_work);
+	unsigned long retry = min_t(unsigned int, READ_ONCE(add_link_retry),
+				    SMCR_LINKS_RETRY_MAX) * (unsigned long)HZ;
+	int rc;
 
-	mutex_lock(&lgr->links_lock);
-	if (!READ_ONCE(lgr->terminating))
-		smcr_links_offer(lgr);
-	mutex_unlock(&lgr->links_lock);
-	smcr_lgr_put(lgr);
+	/* a link that left comes back only with add_link_retry set */
+	if (!lgr->server || (lgr->had_links && !retry))
+		return 0;
+	rc = smcr_links_offer(lgr);
+	if (!rc || rc == -EALREADY || rc == -ECONNREFUSED) {
+		lgr->add_fails = 0;
+		return 0;
+	}
+	if (lgr->add_fails < SMCR_LINKS_BACKOFF)
+		lgr->add_fails++;
+	return retry << (lgr->add_fails - 1);
 }
 
 /**
@@ -443,12 +522,8 @@ static void smcr_links_add_work(struct work_struct *work)
  */
 void smcr_links_start(struct smcr_lgr *lgr)
 {
-	if (!lgr->server || smcr_links_max() < 2)
-		return;
-	INIT_WORK(&lgr->add_work, smcr_links_add_work);
-	kref_get(&lgr->kref);
-	if (!queue_work(smcr_hs_wq, &lgr->add_work))
-		smcr_lgr_put(lgr);
+	if (lgr->server && smcr_links_max() >= 2)
+		smcr_lgr_want_link(lgr, 0);
 }
 
 /* Client: reject an ADD LINK (A.3.2) */
@@ -468,8 +543,8 @@ static int smcr_links_accept(struct smcr_link *link, struct smcr_llc_msg *req,
 {
 	const struct smcr_llc_add_link *al = &req->u.add_link;
 	struct smcr_lgr *lgr = link->lgr;
-	struct smcr_link *new = &lgr->lnk[1];
 	bool v2 = lgr->version == SMCR_CLC_V2;
+	struct smcr_link *new;
 	struct smcr_ib_port port;
 	struct smcr_llc_msg m;
 	bool alt, same_peer;
@@ -477,9 +552,10 @@ static int smcr_links_accept(struct smcr_link *link, struct smcr_llc_msg *req,
 
 	lockdep_assert_held(&lgr->links_lock);
 	*reject = true;
-	if (smcr_links_max() < 2 || lgr->server || link != &lgr->lnk[0] ||
-	    READ_ONCE(link->state) != SMCR_LINK_ACTIVE || new->lgr ||
-	    !al->qp_mtu || smcr_links_idx(lgr, al->link_num) >= 0)
+	if (lgr->server || READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
+	    smcr_links_up(lgr, &new) >= smcr_links_max() || !new ||
+	    !al->qp_mtu || !al->link_num ||
+	    smcr_links_idx(lgr, al->link_num) >= 0)
 		return -ENOLINK;
 	rc = smcr_links_rtokens_alloc(lgr);
 	if (rc)
@@ -534,8 +610,9 @@ fail:
  * @work: runs smcr_links_offer_work() on smcr_hs_wq, with a reference
  *	on @lgr
  * @lgr: the group
- * @link: the group's first link, which it came over; it may fail over and
- *	leave the group before the work runs
+ * @link: the link it came over; it may fail over and leave the group
+ *	before the work runs, and its entry take a new link
+ * @link_id: @link's id when the request came
  * @m: the request
  * @ext_len: length of @ext
  * @ext: a version 2 ADD LINK's extension
@@ -544,6 +621,7 @@ struct smcr_links_offer {
 	struct work_struct	work;
 	struct smcr_lgr		*lgr;
 	struct smcr_link	*link;
+	u8			link_id;
 	struct smcr_llc_msg	m;
 	u32			ext_len;
 	u8			ext[];
@@ -564,7 +642,7 @@ static void smcr_links_offer_work(struct work_struct *work)
 
 	mutex_lock(&lgr->links_lock);
 	/* links leave the group under links_lock: one gone is cleared */
-	if (o->link->lgr == lgr) {
+	if (o->link->lgr == lgr && o->link->link_id == o->link_id) {
 		smcr_links_accept(o->link, &o->m, o->ext, o->ext_len, &reject);
 		if (reject)
 			smcr_links_reject(o->link, &o->m);
@@ -581,8 +659,8 @@ static void smcr_links_rx_add(struct smcr_link *link, struct smcr_llc_msg *m,
 	struct smcr_lgr *lgr = link->lgr;
 	struct smcr_links_offer *o;
 
-	/* offered over a further link, or to a server: not taken */
-	if (link != &lgr->lnk[0] || lgr->server)
+	/* offered to a server: not taken */
+	if (lgr->server)
 		goto reject;
 	o = kmalloc(struct_size(o, ext, ext_len), GFP_KERNEL);
 	if (!o)
@@ -590,6 +668,7 @@ static void smcr_links_rx_add(struct smcr_link *link, struct smcr_llc_msg *m,
 	INIT_WORK(&o->work, smcr_links_offer_work);
 	o->lgr = lgr;
 	o->link = link;
+	o->link_id = link->link_id;
 	o->m = *m;
 	o->ext_len = ext_len;
 	if (ext_len)
@@ -743,6 +822,7 @@ void smcr_links_init(void)
 			      smcr_links_rx_confirm_rkey);
 	smcr_llc_register_req(SMCR_LLC_TYPE_DELETE_RKEY,
 			      smcr_links_rx_delete_rkey);
+	smcr_lgr_register_add(smcr_links_add);
 }
 
 /**
@@ -755,4 +835,5 @@ void smcr_links_exit(void)
 	smcr_llc_register_req(SMCR_LLC_TYPE_ADD_LINK, NULL);
 	smcr_llc_register_req(SMCR_LLC_TYPE_CONFIRM_RKEY, NULL);
 	smcr_llc_register_req(SMCR_LLC_TYPE_DELETE_RKEY, NULL);
+	smcr_lgr_register_add(NULL);
 }

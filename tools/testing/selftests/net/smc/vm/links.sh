@@ -35,7 +35,18 @@
 #            other link on both sides (writes not confirmed repeated),
 #            every byte arrives intact (pattern and SHA-256 checked),
 #            nothing aborts, and the group goes on over the other link:
-#            a new connection joins it
+#            a new connection joins it (add_link_retry=0: no link is
+#            added back)
+#   readd    ours on both sides, max_links=2, add_link_retry=2: while
+#            two connections stream 256 MiB each way, a loses RoCE on
+#            eth1, then on eth0, then on eth1 ... (SMCR_READD_ROUNDS,
+#            4): each time the link on that path fails, its connection
+#            moves, the path comes back (the first time after 10 s, in
+#            which the server's offers of a link on it fail) and the
+#            server adds a link on it again (ADD LINK over the link left, into a free entry, a
+#            new link id), so that the next round can take the other
+#            path; every byte arrives intact, nothing aborts, and a new
+#            connection joins the group
 #   mixed2   ours (max_links=2) in a, Linux's smc.ko in b with both
 #            devices in one PNET ID, SMC-Rv2, each serving in turn: the
 #            server adds a second link on rxe1, both sides list two links
@@ -162,6 +173,14 @@ ours() {
 TRACE=/sys/kernel/tracing
 events() { grep -c "$1: " $TRACE/trace; }
 
+# trace_on: our tracepoints but the CDC one, into an empty trace
+trace_on() {
+	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
+	echo >$TRACE/trace
+	echo 1 >$TRACE/events/smcr/enable
+	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+}
+
 # wait_links: up to 20 s (scaled) for a second link, on rxe1; prints them
 wait_links() {
 	local links i
@@ -206,11 +225,8 @@ ours2() {
 	# TEST LINK every 2 s: an idle link that breaks is noticed soon
 	tap_check "ours2 $v: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
 		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
-		testlink_time=2 || return
-	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
-	echo >$TRACE/trace
-	echo 1 >$TRACE/events/smcr/enable
-	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+		testlink_time=2 add_link_retry=0 || return
+	trace_on
 	# SMC-Rv2 needs an EID both sides share; without one it is SMC-Rv1
 	if [[ $v == v2 ]]; then
 		tap_check "ours2 $v: smcr ueid add ($SMCR_ROLE)" \
@@ -264,19 +280,20 @@ roce_block() {
 }
 roce_unblock() { tc qdisc del dev "$1" clsact; }
 
-# stream_lose TAG PORT SRV RXE CMD...: two connections stream 48 MiB
-# each way at once, SRV serving on PORT and PORT + 1; once one streams
-# over RXE (a's smcr link), a runs CMD to cut that path; every byte
-# checked both ways
-stream_lose() {
-	local tag=$1 port=$2 srv=$3 rxe=$4 pids=() pid rc=0 i n=0
-	shift 4
+# streams_start TAG PORT SRV BYTES LIMIT: two connections stream BYTES
+# each way at once, SRV serving on PORT and PORT + 1, each for at most
+# LIMIT s (tscale'd); their pids in STREAMS
+STREAMS=()
+streams_start() {
+	local tag=$1 port=$2 srv=$3 bytes=$4 limit i
+	limit=$(tscale "$5")
+	STREAMS=()
 	if [[ $SMCR_ROLE == "$srv" ]]; then
 		for i in 0 1; do
-			timeout "$(tscale 240)" "$PEER" server --family smc \
-				--port $((port + i)) --bytes 48M \
-				--timeout "$(tscale 200)" &
-			pids+=($!)
+			timeout "$limit" "$PEER" server --family smc \
+				--port $((port + i)) --bytes "$bytes" \
+				--timeout "$(tscale 120)" &
+			STREAMS+=($!)
 		done
 		wait_listen "$port"
 		wait_listen $((port + 1))
@@ -284,13 +301,40 @@ stream_lose() {
 	else
 		barrier "$tag-go" 60
 		for i in 0 1; do
-			timeout "$(tscale 240)" "$PEER" client --family smc \
+			timeout "$limit" "$PEER" client --family smc \
 				--host "$SMCR_PEER_IP" --port $((port + i)) \
-				--bytes 48M --timeout "$(tscale 200)" &
-			pids+=($!)
+				--bytes "$bytes" --timeout "$(tscale 120)" &
+			STREAMS+=($!)
 			sleep 0.5
 		done
 	fi
+}
+
+# streams_wait TAG: a result line for the streams of streams_start
+streams_wait() {
+	local pid rc=0
+	for pid in "${STREAMS[@]}"; do
+		wait "$pid" || rc=$?
+	done
+	if ((rc == 0)); then
+		tap_ok "$1: both streams delivered every byte, each way ($SMCR_ROLE)"
+	else
+		tap_fail "$1: both streams delivered every byte, each way ($SMCR_ROLE)" \
+			"exit status $rc"
+	fi
+}
+
+# moved: how many connections our failover moved (trace)
+moved() { grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace; }
+
+# stream_lose TAG PORT SRV RXE CMD...: two connections stream 48 MiB
+# each way at once, SRV serving on PORT and PORT + 1; once one streams
+# over RXE (a's smcr link), a runs CMD to cut that path; every byte
+# checked both ways
+stream_lose() {
+	local tag=$1 port=$2 srv=$3 rxe=$4 i n=0
+	shift 4
+	streams_start "$tag" "$port" "$srv" 48M 240
 	if [[ $SMCR_ROLE == a ]]; then
 		for ((i = 0; i < 40; i++)); do
 			n=$(dev_conns "$rxe")
@@ -304,15 +348,7 @@ stream_lose() {
 			bash -c "$SMCSS -R | grep -q ' ib_dev $rxe '"
 		tap_check "$tag: $* (a)" "$@"
 	fi
-	for pid in "${pids[@]}"; do
-		wait "$pid" || rc=$?
-	done
-	if ((rc == 0)); then
-		tap_ok "$tag: both streams delivered every byte, each way ($SMCR_ROLE)"
-	else
-		tap_fail "$tag: both streams delivered every byte, each way ($SMCR_ROLE)" \
-			"exit status $rc"
-	fi
+	streams_wait "$tag"
 }
 
 # moved_ok TAG FROM TO: our failover moved a connection, none failed to
@@ -321,7 +357,7 @@ moved_ok() {
 	grep -E 'smcr_link_down|smcr_conn_moved|DELETE_LINK|smcr_cdc_late|smcr_lgr_terminate' \
 		$TRACE/trace | sed 's/^ */# /'
 	tap_check "$1: the connection on $2 moved to $3's link ($SMCR_ROLE)" \
-		test "$(grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace)" -ge 1
+		test "$(moved)" -ge 1
 	tap_check "$1: no move failed ($SMCR_ROLE)" \
 		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
 	tap_check "$1: no connection aborted, the group stays ($SMCR_ROLE)" \
@@ -343,10 +379,8 @@ failover() {
 	esac
 	tap_check "$tag: insmod smcr.ko max_links=2 ($SMCR_ROLE)" \
 		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
-		testlink_time=2 || return
-	echo >$TRACE/trace
-	echo 1 >$TRACE/events/smcr/enable
-	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+		testlink_time=2 add_link_retry=0 || return
+	trace_on
 	tap_check "$tag: smcr ueid add ($SMCR_ROLE)" \
 		"$SMCR" ueid add SMCR-LINKS
 	barrier "failover-$eth-up" 60
@@ -383,15 +417,93 @@ failover() {
 	unload "$tag"
 }
 
+# active_on DEV: how many of our links on DEV are active (smcr link)
+active_on() {
+	"$SMCR" link | awk -v dev="$1" '$1 == "state" { s = $2 }
+		$1 == "ib_dev" && $2 == dev && s == "active" { n++ }
+		END { print n + 0 }'
+}
+
+# readd: the paths of a group's two links are lost and come back, one
+# after the other, SMCR_READD_ROUNDS times (4 unless set), while two
+# connections stream SMCR_READD_BYTES (256M unless set) each way (on the
+# host: SMCR_GUEST_SMCR_READD_ROUNDS=100 scripts/run-tests links): each time the lost link's
+# connection moves to the other link, and the server adds a link on the
+# returning path again (add_link_retry=2), so that the next round can
+# take the other path away
+readd() {
+	local tag=readd port=7500 rounds=${SMCR_READD_ROUNDS:-4} links
+	local bytes=${SMCR_READD_BYTES:-256M} k i dev eth back ok=0 t0
+	tap_check "$tag: insmod smcr.ko max_links=2 add_link_retry=2 ($SMCR_ROLE)" \
+		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
+		testlink_time=2 add_link_retry=2 || return
+	trace_on
+	tap_check "$tag: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
+	barrier readd-up 60
+	pair readd-first "$port" "$SMCR_PEER_IP" 1M
+	links=$(wait_links)
+	tap_check "$tag: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	streams_start "$tag" $((port + 1)) b "$bytes" $((600 + 60 * rounds))
+	if [[ $SMCR_ROLE == a ]]; then
+		for ((k = 1; k <= rounds; k++)); do
+			dev=rxe$((k % 2))
+			eth=eth$((k % 2))
+			t0=$SECONDS
+			roce_block "$eth"
+			for ((i = 0; i < $(tscale 60); i++)); do
+				(($(active_on "$dev") == 0)) && break
+				sleep 0.5
+			done
+			# the first time long enough for the server's offers
+			# to fail on the lost path (CONFIRM LINK unanswered)
+			((k == 1)) && sleep "$(tscale 10)"
+			roce_unblock "$eth"
+			back=0
+			for ((i = 0; i < $(tscale 90); i++)); do
+				if (($(active_on "$dev") == 1 &&
+				     $(active_on rxe$(((k + 1) % 2))) == 1)); then
+					back=1
+					break
+				fi
+				sleep 0.5
+			done
+			echo "# $tag (a): round $k, $eth lost and back: $back, $((SECONDS - t0)) s, $(moved) moves so far"
+			((back)) || break
+			ok=$k
+		done
+		tap_check "$tag: $ok of $rounds times a path lost, its link back (a)" \
+			test "$ok" -eq "$rounds"
+	fi
+	streams_wait "$tag"
+	barrier readd-streams 60
+	grep -E 'smcr_link_down|smcr_links_(up|failed)|smcr_lgr_terminate' \
+		$TRACE/trace | sed 's/^ */# /'
+	echo "# $tag ($SMCR_ROLE): $(moved) connections moved, $(events smcr_links_up) links added"
+	tap_check "$tag: connections moved with the lost links ($SMCR_ROLE)" \
+		test "$(moved)" -ge 1
+	tap_check "$tag: no move failed ($SMCR_ROLE)" \
+		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
+	tap_check "$tag: no connection aborted, the group stays ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_terminate)" -eq 0
+	tap_check "$tag: a link added back each round ($SMCR_ROLE)" \
+		test "$(events smcr_links_up)" -ge $((rounds + 1))
+	tap_check "$tag: a link offered while its path was lost failed ($SMCR_ROLE)" \
+		test "$(events smcr_links_failed)" -ge 1
+	pair readd-after $((port + 3)) "$SMCR_PEER_IP" 2M
+	tap_check "$tag: the new connection joined the group ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_create)" -eq 1
+	barrier readd-done 60
+	unload "$tag"
+}
+
 mixed2() {
 	local srv who links port=7450
 	if [[ $SMCR_ROLE == a ]]; then
 		who=ours
 		tap_check "mixed2: insmod smcr.ko max_links=2 (a)" \
 			insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" || return
-		echo >$TRACE/trace
-		echo 1 >$TRACE/events/smcr/enable
-		echo 0 >$TRACE/events/smcr/smcr_cdc/enable
+		trace_on
 	else
 		who=linux
 		linux_smc_up "$SMCR" || return
@@ -466,6 +578,7 @@ ours2 v1
 ours2 v2
 failover eth1
 failover eth0
+readd
 mixed2
 linux
 # last: Linux's smc.ko corrupts data over an rxe0 deleted and added again
