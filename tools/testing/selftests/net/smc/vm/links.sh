@@ -79,7 +79,7 @@ waited() {
 # xpair SRV NAME PORT IP BYTES COUNT: guest SRV serves over AF_SMC, the
 # other connects to IP
 xpair() {
-	local srv=$1 name=$2 port=$3 ip=$4 bytes=$5 count=$6 pid
+	local srv=$1 name=$2 port=$3 ip=$4 bytes=$5 count=$6 pid t0
 	if [[ $SMCR_ROLE == "$srv" ]]; then
 		timeout "$(tscale 120)" "$PEER" server --family smc --port "$port" \
 			--bytes "$bytes" --count "$count" --timeout "$(tscale 90)" &
@@ -89,10 +89,12 @@ xpair() {
 		waited $pid "$name: server delivered and received every byte ($SMCR_ROLE)"
 	else
 		barrier "$name" 60
+		t0=$(date +%s%N)
 		tap_check "$name: client delivered and received every byte ($SMCR_ROLE)" \
 			timeout "$(tscale 120)" "$PEER" client --family smc \
 			--host "$ip" --port "$port" --bytes "$bytes" \
 			--count "$count" --timeout "$(tscale 90)"
+		echo "# $name: the client took $((($(date +%s%N) - t0) / 1000000)) ms ($SMCR_ROLE)"
 	fi
 }
 
@@ -516,6 +518,10 @@ mixed2() {
 	# a group per role: the second round starts a group of its own
 	for srv in a b; do
 		barrier "mixed2-$srv-up" 60
+		# the first contact alone, timed: Linux's client waits up
+		# to 2 s for the server's ADD LINK before connect() returns
+		xpair "$srv" "mixed2-$srv-contact" $((port + 2)) \
+			"$SMCR_PEER_IP" 1 1
 		xpair "$srv" "mixed2-$srv-first" "$port" "$SMCR_PEER_IP" 8M 1
 		links=$(wait_links)
 		printf '%s\n' "$links" | sed "s/^/# mixed2, $srv serving ($who): /"
@@ -529,7 +535,7 @@ mixed2() {
 			bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
 		xpair "$srv" "mixed2-$srv-more" $((port + 1)) "$SMCR_PEER_IP" 2M 5
 		barrier "mixed2-$srv-done" 60
-		port=$((port + 2))
+		port=$((port + 3))
 	done
 	if [[ $who == ours ]]; then
 		tap_check "mixed2: no link went down (a)" \
@@ -555,6 +561,8 @@ linux() {
 		"$SMCR" pnet add PNET1 ib rxe1 1
 	tap_check "linux: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
 	barrier linux-up 60
+	# timed like mixed2's: Linux's client and server
+	pair linux-contact 7421 "$SMCR_PEER_IP" 1
 	pair linux 7420 "$SMCR_PEER_IP" 16M
 	# the server adds the second link after the first contact
 	links=$(wait_links)
