@@ -21,10 +21,11 @@
  * The server starts a new connection on the active link with the fewest
  * connections. When a link fails, its connections move to another
  * (smcr_tx_move()) and it leaves the group (smcr_lgr_drop_work()); the
- * server then offers a link again, over the link left, every
- * add_link_retry seconds until one comes up: on another device than that
- * link's, so that the group has two paths again (§3.5.5.4: a lost link
- * is re-added when it comes back). Link ids are not reused at once.
+ * server then offers a link again, over the link left, until one comes
+ * up (smcr_links_add(): at once, then after add_link_retry seconds,
+ * backing off): on another device than that link's, so that the group
+ * has two paths again (§3.5.5.4: a lost link is re-added when it comes
+ * back). Link ids are not reused at once.
  *
  * max_links (module parameter) is 1 by default: no second link is
  * offered, and one offered by the peer is rejected.
