@@ -167,12 +167,8 @@ static int smcr_links_up(struct smcr_lgr *lgr, struct smcr_link **free)
 static u8 smcr_links_new_id(struct smcr_lgr *lgr)
 {
 	u8 id = lgr->last_link_id;
-	int i;
 
 	lockdep_assert_held(&lgr->links_lock);
-	for (i = 0; i < SMCR_LINKS_MAX; i++)
-		if (lgr->lnk[i].lgr)
-			id = max(id, lgr->lnk[i].link_id);
 	do {
 		id++;
 	} while (!id || smcr_links_idx(lgr, id) >= 0);
