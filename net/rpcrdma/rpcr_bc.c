@@ -212,17 +212,24 @@ void rpcr_bc_recv_call(struct rpcr_xprt *rx, const u8 *msg, u32 len)
 int rpcr_bc_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		    struct rpcr_sbuf *sb)
 {
-	struct rpcr_hdr *h = &rx->shdr;
+	struct rpcr2_hdr *h2 = &rx->shdr;
+	struct rpcr_hdr *h = &h2->base;
 	u32 len = rqst->rq_snd_buf.len;
 	int hlen;
 
-	memset(h, 0, sizeof(*h));
+	memset(h2, 0, sizeof(*h2));
 	h->xid = be32_to_cpu(rqst->rq_xid);
-	h->vers = RPCR_VERSION_1;
-	/* RFC 8167 §3.2: the backward credits we grant */
-	h->credit = RPCR_BC_SLOTS;
+	h->vers = READ_ONCE(rx->vers);
+	if (h->vers == RPCR_VERSION_2) {
+		h->credit = rpcr_clnt_credit2(rx);
+		/* draft §6.3.2.1: a reply, whichever way it goes */
+		h2->flags = RPCR2_F_RESPONSE;
+	} else {
+		/* RFC 8167 §3.2: the backward credits we grant */
+		h->credit = RPCR_BC_SLOTS;
+	}
 	h->proc = RPCR_MSG;
-	hlen = rpcr_hdr_encode(h, sb->buf, RPCR_BC_INLINE);
+	hlen = rpcr_msg_encode(h2, sb->buf, RPCR_BC_INLINE);
 	if (hlen < 0 || hlen + len > RPCR_BC_INLINE)
 		return -EMSGSIZE;
 	if (read_bytes_from_xdr_buf(&rqst->rq_snd_buf, 0, sb->buf + hlen, len))

@@ -183,18 +183,28 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 {
 	struct rpcr_ep *ep = rx->ep;
 	struct rpcr_req *req = rpcr_req(rqst);
-	struct rpcr_hdr *h = &rx->shdr;
+	struct rpcr2_hdr *h2 = &rx->shdr;
+	struct rpcr_hdr *h = &h2->base;
 	struct rpcr_inline in = { };
 	u32 send_max = min(rx->inline_write, ep->peer_recv);
 	u32 recv_max = min(rx->inline_read, ep->peer_send);
 	int hlen, i, rc;
 	u32 len;
 
-	memset(h, 0, sizeof(*h));
+	memset(h2, 0, sizeof(*h2));
 	h->xid = be32_to_cpu(rqst->rq_xid);
-	h->vers = RPCR_VERSION_1;
-	/* §3.3.1: ask for as many credits as calls we may have in flight */
-	h->credit = rx->max_reqs;
+	h->vers = READ_ONCE(rx->vers);
+	req->vers = h->vers;
+	if (h->vers == RPCR_VERSION_2) {
+		h->credit = rpcr_clnt_credit2(rx);
+		/* §4.3.3: a server of version 1 must take the first call */
+		if (!READ_ONCE(rx->vers_done))
+			send_max = min_t(u32, send_max,
+					 RPCR_V1_INLINE_DEFAULT);
+	} else {
+		/* RFC 8166 §3.3.1: as many as calls we may have in flight */
+		h->credit = rx->max_reqs;
+	}
 	h->proc = RPCR_MSG;
 	req->nwrite = 0;
 	req->has_reply = false;
@@ -202,7 +212,12 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	rc = rpcr_call_plan_reply(rx, rqst, h, recv_max, chain);
 	if (!rc)
 		rc = rpcr_call_plan_args(rx, rqst, h, send_max, chain, &in);
-	hlen = rc ? rc : rpcr_hdr_encode(h, sb->buf, send_max);
+	/* §6.3.3.2: the server may invalidate the call's memory, when one
+	 * handle covers all of it, with its reply
+	 */
+	if (h->vers == RPCR_VERSION_2)
+		h2->inv_handle = rpcr_hdr_inv_handle(h);
+	hlen = rc ? rc : rpcr_msg_encode(h2, sb->buf, send_max);
 	if (hlen < 0)
 		goto fail;
 	len = hlen;
@@ -218,9 +233,7 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		len += in.len[i];
 	}
 	rpcr_stat_add(rx, RPCR_ST_PULLUP_BYTES, len - hlen);
-	trace_rpcr_call_send(h->xid, h->proc, h->credit, len,
-			     (h->nreads ? 1 : 0) | (h->nwrites ? 2 : 0) |
-			     (h->has_reply ? 4 : 0));
+	trace_rpcr_call_send(h2, len);
 	return len;
 
 fail:
@@ -272,7 +285,7 @@ static int rpcr_reply_inline(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 			     const u8 *msg, u32 len)
 {
 	if (len > rpcr_rcv_room(&rqst->rq_private_buf)) {
-		trace_rpcr_reply_drop(rx->rhdr.xid, len, RPCR_DROP_SIZE,
+		trace_rpcr_reply_drop(rx->rhdr.base.xid, len, RPCR_DROP_SIZE,
 				      -EMSGSIZE);
 		return -EMSGSIZE;
 	}
@@ -355,6 +368,69 @@ static int rpcr_reply_ddp(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	return head + written + pad + after;
 }
 
+/* what an ERR_VERS answer to a call does with it */
+enum rpcr_vers_retry {
+	RPCR_RETRY_NONE,	/* none: the call fails */
+	RPCR_RETRY_HERE,	/* sent again on this connection */
+	RPCR_RETRY_NEXT,	/* sent again on the next connection */
+};
+
+/* Draft §4.3.3: the server does not speak the version of the call. Before
+ * the connection's first answer, the call goes again, with the same XID,
+ * in the highest version of the server's range we speak, which this
+ * transport keeps for its next connections (no negotiation loop). It goes
+ * on this connection once the RPC layer finds no reply in it, unless its
+ * task must never be sent twice on one connection (NFSv4: RFC 7530
+ * §3.1.1): then the connection ends, and the call goes on the next.
+ */
+static enum rpcr_vers_retry rpcr_reply_err_vers(struct rpcr_xprt *rx,
+						struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+	struct rpcr_req *req = rpcr_req(rqst);
+	u32 low, high, vers;
+
+	if (!rpcr_msg_err_vers(&rx->rhdr, &low, &high))
+		return RPCR_RETRY_NONE;
+	vers = min_t(u32, high, RPCR_VERSION_2);
+	if (READ_ONCE(rx->vers_done) || vers < low || vers < RPCR_VERSION_1 ||
+	    vers >= req->vers)
+		return RPCR_RETRY_NONE;
+	if (vers < READ_ONCE(rx->vers_peer)) {
+		WRITE_ONCE(rx->vers_peer, vers);
+		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, vers,
+				     RPCR_VERS_ERR_VERS);
+	}
+	if (vers < READ_ONCE(rx->vers))
+		WRITE_ONCE(rx->vers, vers);
+	if (rqst->rq_task->tk_flags & RPC_TASK_NO_RETRANS_TIMEOUT) {
+		xprt_force_disconnect(xprt);
+		return RPCR_RETRY_NEXT;
+	}
+	req->resend = true;
+	return RPCR_RETRY_HERE;
+}
+
+/* A version 2 message that is neither a reply nor a backward call:
+ * a credit refresh (§6.4.2) or the server's properties (§6.4.4).
+ * Return: whether @h was one, taken.
+ */
+static bool rpcr_reply_v2_only(struct rpcr_xprt *rx,
+			       const struct rpcr2_hdr *h, u32 len)
+{
+	if (h->base.vers != RPCR_VERSION_2)
+		return false;
+	if (h->base.proc == RPCR2_CONNPROP) {
+		trace_rpcr_reply_recv(h, len);
+		return true;
+	}
+	if (!rpcr2_credit_refresh(h))
+		return false;
+	trace_rpcr_reply_recv(h, len);
+	rpcr_reply_credits(rx, rpcr2_credit_granted(h->base.credit));
+	return true;
+}
+
 /**
  * rpcr_reply_recv() - a message arrived on a client's connection
  * @owner: the struct rpcr_xprt
@@ -364,32 +440,46 @@ static int rpcr_reply_ddp(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
  *
  * A reply completes its call once the server can no longer reach the
  * call's buffers; a message that is no reply of a waiting call is
- * counted and dropped (§4.5 has no error a Requester sends).
+ * counted and dropped (§4.5 has no error a Requester sends; nor has
+ * version 2's §6.4.3). Either version is taken, whichever we spoke.
  */
 void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 {
 	struct rpcr_xprt *rx = owner;
 	struct rpc_xprt *xprt = &rx->xprt;
-	struct rpcr_hdr *h = &rx->rhdr;
+	struct rpcr2_hdr *h2 = &rx->rhdr;
+	struct rpcr_hdr *h = &h2->base;
+	struct rpcr2_err verdict;
 	struct rpc_rqst *rqst;
+	enum rpcr_vers_retry retry = RPCR_RETRY_NONE;
 	struct rpcr_req *req;
 	u32 written, replied;
+	bool call;
 	int hlen, n;
 
-	hlen = rpcr_hdr_decode(msg, len, h);
-	n = hlen < 0 ? hlen : rpcr_hdr_check(h, false);
+	hlen = rpcr_msg_decode(msg, len, h2, &verdict);
+	/* §6.3.2.1: a version 2 message without F_RESPONSE is a call */
+	call = h->vers == RPCR_VERSION_2 && !(h2->flags & RPCR2_F_RESPONSE);
+	n = hlen < 0 ? hlen : rpcr_msg_check(h2, call, &verdict);
 	if (n) {
 		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
 		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, n);
 		return;
 	}
+	if (rpcr_reply_v2_only(rx, h2, len))
+		return;
 	if (rpcr_bc_is_call(h, msg + hlen, len - hlen)) {
 		rpcr_bc_recv_call(rx, msg + hlen, len - hlen);
 		return;
 	}
-	trace_rpcr_reply_recv(h->xid, h->proc, h->credit, len,
-			      (h->nwrites ? 2 : 0) | (h->has_reply ? 4 : 0));
-	rpcr_reply_credits(rx, h->credit);
+	trace_rpcr_reply_recv(h2, len);
+	/* §6.4.3: an error's credit word means nothing */
+	if (h->proc != RPCR_ERROR) {
+		rpcr_reply_credits(rx, h->vers == RPCR_VERSION_2 ?
+				   rpcr2_credit_granted(h->credit) :
+				   h->credit);
+		WRITE_ONCE(rx->vers_done, true);
+	}
 
 	spin_lock(&xprt->queue_lock);
 	rqst = xprt_lookup_rqst(xprt, cpu_to_be32(h->xid));
@@ -407,7 +497,13 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 
 	n = -EPROTO;
 	if (h->proc == RPCR_ERROR) {
-		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EREMOTEIO);
+		retry = rpcr_reply_err_vers(rx, rqst);
+		/* a reply of no bytes: the RPC layer sends the call again */
+		if (retry == RPCR_RETRY_HERE)
+			n = 0;
+		else if (retry == RPCR_RETRY_NONE)
+			trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR,
+					      -EREMOTEIO);
 	} else if (!rpcr_reply_chunks_ok(req, h, &written, &replied)) {
 		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_CHUNK, n);
 	} else if (h->proc == RPCR_NOMSG) {
@@ -419,13 +515,16 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	} else {
 		n = rpcr_reply_inline(rx, rqst, msg + hlen, len - hlen);
 	}
-	if (n <= 0) {
+	if (retry == RPCR_RETRY_NEXT) {
+		/* it waits for the connection's end, as the others do */
+		n = -EAGAIN;
+	} else if (n < 0 || (n == 0 && retry != RPCR_RETRY_HERE)) {
 		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
 		n = rpcr_reply_system_err(rqst);
 	}
 
 	spin_lock(&xprt->queue_lock);
-	if (n > 0)
+	if (n >= 0)
 		xprt_complete_rqst(rqst->rq_task, n);
 	xprt_unpin_rqst(rqst);
 	spin_unlock(&xprt->queue_lock);

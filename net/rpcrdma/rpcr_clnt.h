@@ -13,7 +13,7 @@
 
 #include "rpcr_ep.h"
 #include "rpcr_frwr.h"
-#include "rpcr_wire.h"
+#include "rpcr_wire2.h"
 
 /* backward calls the server may have outstanding (RFC 8167 §3.2), and
  * the largest Send of one or of its reply: the smallest any peer takes
@@ -61,6 +61,15 @@ enum rpcr_stat {
  * @max_reqs: calls in flight at most, and the credits asked for
  * @inline_read: the largest reply we take inline (sysctl, at connect)
  * @inline_write: the largest call we send inline (sysctl, at connect)
+ * @vers: the RPC-over-RDMA version calls go in on this connection: at
+ *	connect the lower of @vers_peer and rdma_max_version; lowered by
+ *	the reply handler on ERR_VERS, read under XPRT_LOCKED
+ * @vers_peer: the highest version the server takes: 2 until it answers
+ *	ERR_VERS, then its highest, for the transport's life (draft
+ *	§4.3.3: no negotiation loop on the next connection)
+ * @vers_done: the connection's first valid answer came: until then
+ *	a call in version 2 goes alone and fits version 1's inline
+ *	default (§4.3.3); cleared at connect
  * @shdr: the header of the call being sent, under XPRT_LOCKED
  * @rhdr: the header of the reply being handled; the receive CQ handles
  *	one message at a time
@@ -80,8 +89,11 @@ struct rpcr_xprt {
 	u32			max_reqs;
 	u32			inline_read;
 	u32			inline_write;
-	struct rpcr_hdr		shdr;
-	struct rpcr_hdr		rhdr;
+	u32			vers;
+	u32			vers_peer;
+	bool			vers_done;
+	struct rpcr2_hdr	shdr;
+	struct rpcr2_hdr	rhdr;
 	spinlock_t		spare_lock;	/* @spare, @nspare */
 	struct list_head	spare;
 	u32			nspare;
@@ -98,6 +110,10 @@ struct rpcr_xprt {
  * @nwrite: 1 with a Write chunk, else 0
  * @reply: the Reply chunk offered, if @has_reply
  * @has_reply: a Reply chunk was offered
+ * @vers: the version its header was sent in
+ * @resend: the server answered ERR_VERS: the call goes again, in the
+ *	version it named, on the same connection (its credit came back);
+ *	set by the reply handler, cleared once it is sent
  * @spare: the buffer is of RPCR_REQ_SPARE_SIZE bytes, kept when freed
  * @buf: rq_buffer (the call) and rq_rbuffer (the reply)
  */
@@ -107,6 +123,8 @@ struct rpcr_req {
 	u32			nwrite;
 	struct rpcr_write_chunk	reply;
 	bool			has_reply;
+	u32			vers;
+	bool			resend;
 	bool			spare;
 	u8			buf[] __aligned(8);
 };
@@ -125,6 +143,15 @@ static inline void rpcr_stat_add(struct rpcr_xprt *rx, enum rpcr_stat s,
 				 long n)
 {
 	atomic_long_add(n, &rx->stats[s]);
+}
+
+/* draft §4.3.1.1: in version 2 each message grants the receives its
+ * sender keeps posted: ours take replies and backward calls
+ */
+static inline u32 rpcr_clnt_credit2(const struct rpcr_xprt *rx)
+{
+	return rpcr2_credit(rx->max_reqs + RPCR_BC_SLOTS,
+			    rx->max_reqs + RPCR_BC_SLOTS);
 }
 
 int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,

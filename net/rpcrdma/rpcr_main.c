@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcr: RPC-over-RDMA version 1 (RFC 8166) for sunrpc, out of tree.
+ * rpcr: RPC-over-RDMA for sunrpc, out of tree: version 1 (RFC 8166) and
+ * version 2 (draft-ietf-nfsv4-rpcrdma-version-two, 17 November 2019).
  * Module set-up only: the client transport class is rpcr_xprt.c's, the
  * server's rpcr_svc.c's.
  */
@@ -44,5 +45,5 @@ static void __exit rpcr_exit(void)
 module_init(rpcr_init);
 module_exit(rpcr_exit);
 
-MODULE_DESCRIPTION("RPC-over-RDMA transport for sunrpc (RFC 8166)");
+MODULE_DESCRIPTION("RPC-over-RDMA transport for sunrpc (RFC 8166, version 2 draft)");
 MODULE_LICENSE("GPL");

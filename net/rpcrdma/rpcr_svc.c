@@ -24,20 +24,20 @@
 #include "rpcr_svc.h"
 #include "rpcr_sysctl.h"
 #include "rpcr_trace.h"
-#include "rpcr_wire.h"
+#include "rpcr_wire2.h"
 #include "rpcr_xdr.h"
 
 /**
  * struct rpcr_svc_ctxt - a call in a thread's hands (rq_xprt_ctxt)
- * @call: its header
- * @reply: the reply's header, built in ->xpo_sendto
+ * @call: its header, of either version (@call.base.vers)
+ * @reply: the reply's header, built in ->xpo_sendto, in the call's version
  * @pay_off: where nfsd's result payload starts in rq_res
  * @pay_len: its bytes
  * @has_pay: nfsd named one (->xpo_result_payload)
  */
 struct rpcr_svc_ctxt {
-	struct rpcr_hdr		call;
-	struct rpcr_hdr		reply;
+	struct rpcr2_hdr	call;
+	struct rpcr2_hdr	reply;
 	u32			pay_off;
 	u32			pay_len;
 	bool			has_pay;
@@ -362,18 +362,74 @@ static int rpcr_svc_build_arg(struct rpcr_svc_xprt *sx, struct svc_rqst *rqstp,
 	return total;
 }
 
-/* §4.5: an RDMA_ERROR for a call we cannot take; the connection stays */
-static void rpcr_svc_send_error(struct rpcr_svc_xprt *sx, struct rpcr_hdr *h,
-				u32 err)
+/* The credit word of a message of version @vers: in version 2 what is
+ * granted and, above it, the most there may be (draft §4.3.1.1)
+ */
+static u32 rpcr_svc_credit(const struct rpcr_svc_xprt *sx, u32 vers)
 {
-	struct rpcr_sbuf *sb = rpcr_ep_sbuf_get(sx->ep);
+	return vers == RPCR_VERSION_2 ?
+	       rpcr2_credit(sx->credits, sx->credits) : sx->credits;
+}
+
+/* Draft §4.3.3: the connection takes the version of its first valid
+ * call, if it is one we answer in (svc_rdma.max_version); a call of any
+ * other gets ERR_VERS, in version 1's layout, which every version reads.
+ * Return: whether @vers may be the connection's; else @verdict says why.
+ */
+static bool rpcr_svc_vers_ok(struct rpcr_svc_xprt *sx, u32 vers,
+			     struct rpcr2_err *verdict)
+{
+	u32 max = rpcr_version_knob(&rpcr_svc_max_version);
+	u32 cur = READ_ONCE(sx->vers);
+
+	if (cur ? cur == vers : vers >= RPCR_VERSION_1 && vers <= max)
+		return true;
+	memset(verdict, 0, sizeof(*verdict));
+	verdict->code = RPCR_ERR_VERS;
+	verdict->vers_low = cur ? cur : RPCR_VERSION_1;
+	verdict->vers_high = cur ? cur : max;
+	trace_rpcr_svc_vers((struct sockaddr *)&sx->xpt.xpt_remote, vers,
+			    RPCR_VERS_REFUSED);
+	return false;
+}
+
+/* The first valid call fixes the connection's version; threads take
+ * calls in parallel, so another's may have come first.
+ * Return: whether @vers is the connection's.
+ */
+static bool rpcr_svc_vers_set(struct rpcr_svc_xprt *sx, u32 vers)
+{
+	u32 cur = READ_ONCE(sx->vers);
+
+	if (!cur) {
+		cur = cmpxchg(&sx->vers, 0, vers);
+		if (!cur)
+			trace_rpcr_svc_vers((struct sockaddr *)&sx->xpt.xpt_remote,
+					    vers, RPCR_VERS_FIRST);
+	}
+	return !cur || cur == vers;
+}
+
+/* RFC 8166 §4.5, draft §6.4.3: the error answer to a call we cannot
+ * take, in @h (which it overwrites), in the layout of the call's
+ * version @vers; the connection stays
+ */
+static void rpcr_svc_send_error(struct rpcr_svc_xprt *sx,
+				struct rpcr2_hdr *h, u32 vers,
+				const struct rpcr2_err *err)
+{
+	struct rpcr_sbuf *sb;
+	u32 xid = h->base.xid;
 	int len;
 
+	if (!err->code)
+		return;
+	sb = rpcr_ep_sbuf_get(sx->ep);
 	if (!sb)
 		return;
-	rpcr_hdr_error(h, h->xid, sx->credits, err);
-	len = rpcr_hdr_encode(h, sb->buf, sx->inline_size);
-	trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EPROTO);
+	rpcr_msg_error(h, vers, xid, rpcr_svc_credit(sx, vers), err);
+	len = rpcr_msg_encode(h, sb->buf, sx->inline_size);
+	trace_rpcr_reply_drop(xid, len, RPCR_DROP_HDR, -EPROTO);
 	if (len < 0)
 		rpcr_ep_sbuf_put(sb);
 	else
@@ -386,8 +442,11 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
 	struct rpcr_svc_ctxt *ctxt;
 	struct rpcr_svc_call *call;
+	struct rpcr2_err verdict;
+	struct rpcr2_hdr *h2;
 	struct rpcr_hdr *h;
 	int hlen, len;
+	bool is_call;
 
 	rqstp->rq_xprt_ctxt = NULL;
 	spin_lock(&sx->lock);
@@ -407,33 +466,55 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 
 	ctxt = &call->ctxt;
 	ctxt->has_pay = false;
-	h = &ctxt->call;
-	/* §4.5: shorter than the smallest call's header, its XID cannot be
-	 * trusted: no answer at all
+	h2 = &ctxt->call;
+	h = &h2->base;
+	/* §4.5: shorter than the fixed words, or than the smallest
+	 * version 1 call's header, its XID cannot be trusted: no answer
 	 */
-	if (call->len < RPCR_HDR_MIN_LEN) {
+	hlen = rpcr_msg_decode(call->msg, call->len, h2, &verdict);
+	if (hlen == -EMSGSIZE ||
+	    (h->vers == RPCR_VERSION_1 && call->len < RPCR_HDR_MIN_LEN)) {
 		trace_rpcr_reply_drop(0, call->len, RPCR_DROP_HDR, -EMSGSIZE);
 		goto drop;
 	}
-	hlen = rpcr_hdr_decode(call->msg, call->len, h);
-	if (hlen == -EPROTONOSUPPORT) {
-		rpcr_svc_send_error(sx, h, RPCR_ERR_VERS);
+	if (!rpcr_svc_vers_ok(sx, h->vers, &verdict)) {
+		rpcr_svc_send_error(sx, h2, RPCR_VERSION_1, &verdict);
 		goto drop;
 	}
-	if (hlen < 0 || rpcr_hdr_check(h, true)) {
-		rpcr_svc_send_error(sx, h, RPCR_ERR_CHUNK);
+	/* §6.3.2.1: a version 2 message with F_RESPONSE answers a call
+	 * of ours (a callback's reply)
+	 */
+	is_call = h->vers != RPCR_VERSION_2 ||
+		  !(h2->flags & RPCR2_F_RESPONSE);
+	if (hlen < 0 || rpcr_msg_check(h2, is_call, &verdict)) {
+		rpcr_svc_send_error(sx, h2, h->vers, &verdict);
 		goto drop;
 	}
-	/* RFC 8167: a reply to a callback of ours is no call for nfsd */
-	if (rpcr_svc_bc_reply(sx, h, call->msg + hlen, call->len - hlen))
+	if (!rpcr_svc_vers_set(sx, h->vers)) {
+		rpcr_svc_vers_ok(sx, h->vers, &verdict);
+		rpcr_svc_send_error(sx, h2, RPCR_VERSION_1, &verdict);
 		goto drop;
-	trace_rpcr_call_recv(h->xid, h->proc, h->credit, call->len,
-			     (h->nreads ? 1 : 0) | (h->nwrites ? 2 : 0) |
-			     (h->has_reply ? 4 : 0));
+	}
+	/* §6.4.4, §6.4.2: the client's properties and credit refreshes
+	 * carry nothing for nfsd
+	 */
+	if (h->vers == RPCR_VERSION_2 &&
+	    (h->proc == RPCR2_CONNPROP || rpcr2_credit_refresh(h2))) {
+		trace_rpcr_call_recv(h2, call->len);
+		goto drop;
+	}
+	/* RFC 8167: a reply to a callback of ours is no call for nfsd, nor
+	 * is any other version 2 message that says it is a reply
+	 */
+	if (rpcr_svc_bc_reply(sx, h, call->msg + hlen, call->len - hlen) ||
+	    !is_call)
+		goto drop;
+	trace_rpcr_call_recv(h2, call->len);
 	len = rpcr_svc_build_arg(sx, rqstp, h, call->msg + hlen,
 				 call->len - hlen);
 	if (len == -EBADMSG) {
-		rpcr_svc_send_error(sx, h, RPCR_ERR_CHUNK);
+		verdict.code = RPCR_ERR_CHUNK;
+		rpcr_svc_send_error(sx, h2, h->vers, &verdict);
 		goto drop;
 	}
 	if (len < 0) {
@@ -552,7 +633,7 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 			  const struct xdr_buf *res, u32 send_max,
 			  u32 *off, u32 *len, struct list_head *writes)
 {
-	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
+	struct rpcr_hdr *call = &ctxt->call.base, *h = &ctxt->reply.base;
 	u32 i, j;
 	int rc;
 
@@ -581,7 +662,7 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 		off[1] = end;
 		len[1] = res->len - end;
 	}
-	if (rpcr_hdr_len(h) + len[0] + len[1] <= send_max)
+	if (rpcr_msg_len(&ctxt->reply) + len[0] + len[1] <= send_max)
 		return 0;
 	if (!call->has_reply)
 		return -EMSGSIZE;
@@ -602,8 +683,10 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
 	struct rpcr_svc_ctxt *ctxt = rqstp->rq_xprt_ctxt;
 	struct xdr_buf *res = &rqstp->rq_res;
-	struct rpcr_hdr *call = &ctxt->call, *h = &ctxt->reply;
+	struct rpcr2_hdr *call2 = &ctxt->call, *h2 = &ctxt->reply;
+	struct rpcr_hdr *call = &call2->base, *h = &h2->base;
 	u32 send_max = min(sx->inline_size, sx->ep->peer_recv);
+	struct rpcr2_err err = { };
 	u32 off[2], len[2];
 	u32 rlen, i, pos, inv;
 	struct rpcr_sbuf *sb;
@@ -612,19 +695,26 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 
 	if (test_bit(XPT_CLOSE, &xpt->xpt_flags))
 		return -ENOTCONN;
-	memset(h, 0, sizeof(*h));
+	memset(h2, 0, sizeof(*h2));
 	h->xid = call->xid;
-	h->vers = RPCR_VERSION_1;
-	h->credit = sx->credits;
+	h->vers = call->vers;
+	h->credit = rpcr_svc_credit(sx, call->vers);
 	h->proc = RPCR_MSG;
+	/* draft §6.3.2.1: a reply says so */
+	if (h->vers == RPCR_VERSION_2)
+		h2->flags = RPCR2_F_RESPONSE;
 	rc = rpcr_svc_place(sx, ctxt, res, send_max, off, len, &writes);
 	if (rc == -EMSGSIZE) {
-		/* §4.5: ERR_CHUNK, and the connection stays; the data of a
+		/* §4.5: ERR_CHUNK (version 2: §6.4.3 ERR_REPLY_RESOURCE, the
+		 * length needed), and the connection stays; the data of a
 		 * chunk that did fit is not sent for nothing
 		 */
 		rpcr_ep_writes_free(sx->ep, &writes);
 		trace_rpcr_reply_drop(call->xid, res->len, RPCR_DROP_CHUNK, rc);
-		rpcr_hdr_error(h, call->xid, sx->credits, RPCR_ERR_CHUNK);
+		err.code = RPCR2_ERR_REPLY_RESOURCE;
+		err.length_needed = res->len;
+		rpcr_msg_error(h2, call->vers, call->xid,
+			       rpcr_svc_credit(sx, call->vers), &err);
 		len[0] = 0;
 		len[1] = 0;
 	} else if (rc) {
@@ -637,7 +727,7 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 		rc = -ENOTCONN;
 		goto fail;
 	}
-	hlen = rpcr_hdr_encode(h, sb->buf, send_max);
+	hlen = rpcr_msg_encode(h2, sb->buf, send_max);
 	if (hlen < 0) {
 		rpcr_ep_sbuf_put(sb);
 		rc = hlen;
@@ -653,12 +743,15 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 		}
 		pos += len[i];
 	}
-	trace_rpcr_reply_send(h->xid, h->proc, h->credit, pos,
-			      (h->nwrites ? 2 : 0) | (h->has_reply ? 4 : 0));
+	trace_rpcr_reply_send(h2, pos);
 	/* the client that welcomes it gets its memory back with the reply
-	 * and posts no LOCAL_INV of its own (RFC 8797)
+	 * and posts no LOCAL_INV of its own (RFC 8797); in version 2 the
+	 * call names the handle (draft §6.3.3.2)
 	 */
-	inv = sx->ep->peer_inv ? rpcr_hdr_inv_handle(call) : 0;
+	if (call->vers == RPCR_VERSION_2)
+		inv = call2->inv_handle;
+	else
+		inv = sx->ep->peer_inv ? rpcr_hdr_inv_handle(call) : 0;
 	/* the Writes go in front of the Send, not waited for: they hold
 	 * the reply's pages until the Send completes
 	 */

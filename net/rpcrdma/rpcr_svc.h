@@ -16,6 +16,9 @@
  *	flight (RFC 8166 §3.3.1); fixed when it is accepted
  * @inline_size: the size of its send and receive buffers, the largest
  *	call taken and reply sent inline (§3.3.2)
+ * @vers: the RPC-over-RDMA version of the connection: 0 until a call
+ *	in one we take arrives, then that one's for good (draft §4.3.3);
+ *	set once (cmpxchg) by whichever thread takes that call
  * @lock: protects @calls, @ncalls, @spare and @nspare
  * @calls: messages received, not yet taken by a thread
  * @ncalls: how many
@@ -28,6 +31,7 @@ struct rpcr_svc_xprt {
 	struct rpcr_ep		*ep;
 	u32			credits;
 	u32			inline_size;
+	u32			vers;
 	spinlock_t		lock;	/* @calls, @ncalls, @spare, @nspare */
 	struct list_head	calls;
 	u32			ncalls;

@@ -17,7 +17,7 @@
 #include "rpcr_rpc.h"
 #include "rpcr_svc.h"
 #include "rpcr_trace.h"
-#include "rpcr_wire.h"
+#include "rpcr_wire2.h"
 
 /* backward calls in flight at most: the client grants more (RFC 8167
  * §3.2), we take no more than this
@@ -56,7 +56,7 @@ static int rpcr_svc_bc_send_request(struct rpc_rqst *rqst)
 	struct rpc_xprt *xprt = rqst->rq_xprt;
 	struct rpcr_svc_xprt *sx = rpcr_svc_bc_conn(xprt);
 	u32 len = rqst->rq_snd_buf.len, max;
-	struct rpcr_hdr *h;
+	struct rpcr2_hdr *h;
 	struct rpcr_sbuf *sb;
 	int hlen, rc = -ENOTCONN;
 
@@ -72,11 +72,17 @@ static int rpcr_svc_bc_send_request(struct rpc_rqst *rqst)
 	sb = rpcr_svc_sbuf(sx);
 	if (!sb)
 		goto out;
-	h->xid = be32_to_cpu(rqst->rq_xid);
-	h->vers = RPCR_VERSION_1;
-	h->credit = RPCR_SVC_BC_SLOTS;
-	h->proc = RPCR_MSG;
-	hlen = rpcr_hdr_encode(h, sb->buf, max);
+	h->base.xid = be32_to_cpu(rqst->rq_xid);
+	/* draft §4.3.3: the connection's version, which its first call
+	 * set (a callback goes only after a call of the session)
+	 */
+	h->base.vers = READ_ONCE(sx->vers) == RPCR_VERSION_2 ?
+		       RPCR_VERSION_2 : RPCR_VERSION_1;
+	h->base.credit = h->base.vers == RPCR_VERSION_2 ?
+			 rpcr2_credit(sx->credits, sx->credits) :
+			 RPCR_SVC_BC_SLOTS;
+	h->base.proc = RPCR_MSG;
+	hlen = rpcr_msg_encode(h, sb->buf, max);
 	rc = -EMSGSIZE;
 	if (hlen < 0 || hlen + len > max ||
 	    read_bytes_from_xdr_buf(&rqst->rq_snd_buf, 0, sb->buf + hlen,
@@ -84,7 +90,7 @@ static int rpcr_svc_bc_send_request(struct rpc_rqst *rqst)
 		rpcr_ep_sbuf_put(sb);
 		goto out;
 	}
-	trace_rpcr_bcall_send(h->xid, hlen + len);
+	trace_rpcr_bcall_send(h->base.xid, hlen + len);
 	rqst->rq_xtime = ktime_get();
 	rc = rpcr_ep_send(sx->ep, sb, hlen + len, 0, NULL, NULL);
 	if (rc) {
@@ -132,7 +138,9 @@ bool rpcr_svc_bc_reply(struct rpcr_svc_xprt *sx, const struct rpcr_hdr *h,
 				   len))
 		len = 0;
 	trace_rpcr_bcall_reply_recv(h->xid, len);
-	credits = clamp_t(u32, h->credit, 1, RPCR_SVC_BC_SLOTS);
+	credits = h->vers == RPCR_VERSION_2 ?
+		  rpcr2_credit_granted(h->credit) : h->credit;
+	credits = clamp_t(u32, credits, 1, RPCR_SVC_BC_SLOTS);
 	spin_lock(&xprt->transport_lock);
 	xprt->cwnd = (unsigned long)credits << RPC_CWNDSHIFT;
 	spin_unlock(&xprt->transport_lock);

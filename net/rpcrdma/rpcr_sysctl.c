@@ -2,6 +2,7 @@
 /* rpcr_sysctl: /proc/sys/sunrpc/rdma_* of the client side and
  * /proc/sys/sunrpc/svc_rdma/ of the server side
  */
+#include <linux/moduleparam.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/sysctl.h>
 
@@ -25,6 +26,20 @@ unsigned int rpcr_max_inline_write = RPCRDMA_DEF_INLINE;
 static unsigned int rpcr_inline_padding;
 static unsigned int rpcr_memreg_strategy = RPCRDMA_FRWR;
 static unsigned int rpcr_pad_optimize = 1;
+
+/* the RPC-over-RDMA version a client's calls open with, and the highest
+ * a server answers in: 2, or 1 to pin version 1 (ours, not Linux's)
+ */
+unsigned int rpcr_max_version = 2;
+module_param_named(max_version, rpcr_max_version, uint, 0644);
+MODULE_PARM_DESC(max_version,
+		 "Client: highest RPC-over-RDMA version to speak, 1 or 2 (default 2); sysctl sunrpc.rdma_max_version");
+unsigned int rpcr_svc_max_version = 2;
+module_param_named(svc_max_version, rpcr_svc_max_version, uint, 0644);
+MODULE_PARM_DESC(svc_max_version,
+		 "Server: highest RPC-over-RDMA version to answer in, 1 or 2 (default 2); sysctl sunrpc.svc_rdma.max_version");
+static unsigned int rpcr_version_min = 1;
+static unsigned int rpcr_version_max = 2;
 
 static unsigned int rpcr_slots_min = RPCRDMA_MIN_SLOT_TABLE;
 static unsigned int rpcr_slots_max = RPCRDMA_MAX_SLOT_TABLE;
@@ -56,6 +71,8 @@ static struct ctl_table rpcr_sysctl_table[] = {
 		  &rpcr_memreg_only, &rpcr_memreg_only),
 	RPCR_KNOB("rdma_pad_optimize", rpcr_pad_optimize,
 		  SYSCTL_ZERO, SYSCTL_ONE),
+	RPCR_KNOB("rdma_max_version", rpcr_max_version,
+		  &rpcr_version_min, &rpcr_version_max),
 #ifndef RPCR_HAVE_REGISTER_SYSCTL_SZ
 	{ }
 #endif
@@ -118,6 +135,8 @@ static struct ctl_table rpcr_svc_sysctl_table[] = {
 		  &rpcr_svc_inline_min, &rpcr_svc_inline_max),
 	RPCR_KNOB("max_outbound_read_requests", rpcr_svc_ord,
 		  &rpcr_svc_ord_min, &rpcr_svc_ord_max),
+	RPCR_KNOB("max_version", rpcr_svc_max_version,
+		  &rpcr_version_min, &rpcr_version_max),
 	RPCR_STAT("rdma_stat_read", RPCR_SVC_STAT_READ),
 	RPCR_STAT("rdma_stat_recv", RPCR_SVC_STAT_RECV),
 	RPCR_STAT("rdma_stat_write", RPCR_SVC_STAT_WRITE),

@@ -9,6 +9,8 @@
 #define _RPCR_SYSCTL_H
 
 #include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/types.h>
 
 extern unsigned int rpcr_slot_table_entries;
 extern unsigned int rpcr_max_inline_read;
@@ -17,6 +19,15 @@ extern unsigned int rpcr_max_inline_write;
 extern unsigned int rpcr_svc_max_requests;
 extern unsigned int rpcr_svc_max_req_size;
 extern unsigned int rpcr_svc_ord;
+
+extern unsigned int rpcr_max_version;
+extern unsigned int rpcr_svc_max_version;
+
+/* a version knob's value; a module parameter may hold any number */
+static inline u32 rpcr_version_knob(const unsigned int *knob)
+{
+	return READ_ONCE(*knob) >= 2 ? 2 : 1;
+}
 
 /**
  * enum rpcr_svc_stat - the server's counters, svc_rdma/rdma_stat_*

@@ -10,6 +10,9 @@
 
 #ifndef RPCR_TRACE_ONCE_H
 #define RPCR_TRACE_ONCE_H
+
+#include "rpcr_wire2.h"
+
 /* why a received message was not taken */
 enum rpcr_drop {
 	RPCR_DROP_HDR,		/* header does not decode or check */
@@ -18,6 +21,30 @@ enum rpcr_drop {
 	RPCR_DROP_CHUNK,	/* chunk the call did not offer */
 	RPCR_DROP_BCALL,	/* backward call without a free slot */
 	RPCR_DROP_CREDIT,	/* a call past the credits granted */
+};
+
+/* a header's credit grant; in version 2 the low half, the most there
+ * may be in the high half (draft §4.3.1.1), which version 1 lacks
+ */
+static inline u32 rpcr_trace_credit(const struct rpcr2_hdr *h)
+{
+	return h->base.vers == RPCR_VERSION_2 ?
+	       rpcr2_credit_granted(h->base.credit) : h->base.credit;
+}
+
+static inline u32 rpcr_trace_credit_max(const struct rpcr2_hdr *h)
+{
+	return h->base.vers == RPCR_VERSION_2 ?
+	       rpcr2_credit_max(h->base.credit) : 0;
+}
+
+/* why a connection speaks the RPC-over-RDMA version it does */
+enum rpcr_vers_why {
+	RPCR_VERS_CONNECT,	/* client: its highest, at connect */
+	RPCR_VERS_ERR_VERS,	/* client: the server answered ERR_VERS */
+	RPCR_VERS_SILENT,	/* client: no answer to the first call */
+	RPCR_VERS_FIRST,	/* server: the first call's version */
+	RPCR_VERS_REFUSED,	/* server: a call of another was refused */
 };
 #endif /* RPCR_TRACE_ONCE_H */
 
@@ -28,20 +55,20 @@ enum rpcr_drop {
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
-#include "rpcr_wire.h"
-
 TRACE_DEFINE_ENUM(RPCR_MSG);
 TRACE_DEFINE_ENUM(RPCR_NOMSG);
 TRACE_DEFINE_ENUM(RPCR_MSGP);
 TRACE_DEFINE_ENUM(RPCR_DONE);
 TRACE_DEFINE_ENUM(RPCR_ERROR);
+TRACE_DEFINE_ENUM(RPCR2_CONNPROP);
 
 #define rpcr_show_proc(p)					\
 	__print_symbolic(p, { RPCR_MSG, "MSG" },		\
 			    { RPCR_NOMSG, "NOMSG" },		\
 			    { RPCR_MSGP, "MSGP" },		\
 			    { RPCR_DONE, "DONE" },		\
-			    { RPCR_ERROR, "ERROR" })
+			    { RPCR_ERROR, "ERROR" },		\
+			    { RPCR2_CONNPROP, "CONNPROP" })
 
 TRACE_DEFINE_ENUM(RPCR_DROP_HDR);
 TRACE_DEFINE_ENUM(RPCR_DROP_XID);
@@ -92,31 +119,44 @@ TRACE_DEFINE_ENUM(RPCR_DROP_CREDIT);
 		{ IB_WC_FATAL_ERR, "FATAL_ERR" },			\
 		{ IB_WC_GENERAL_ERR, "GENERAL_ERR" })
 
+/* chunks: bit 0 Read list, bit 1 Write list, bit 2 Reply chunk. In
+ * version 2 the credit word holds what is granted and, above it, the
+ * most there may be (draft §4.3.1.1); flags are rdma_flags there
+ */
 DECLARE_EVENT_CLASS(rpcr_msg_class,
-		    TP_PROTO(u32 xid, u32 proc, u32 credit, u32 len, u32 chunks),
-		    TP_ARGS(xid, proc, credit, len, chunks),
+		    TP_PROTO(const struct rpcr2_hdr *h, u32 len),
+		    TP_ARGS(h, len),
 		    TP_STRUCT__entry(__field(u32, xid)
+				     __field(u32, vers)
 				     __field(u32, proc)
 				     __field(u32, credit)
+				     __field(u32, credit_max)
+				     __field(u32, flags)
 				     __field(u32, len)
 				     __field(u32, chunks)),
-		    TP_fast_assign(__entry->xid = xid;
-				   __entry->proc = proc;
-				   __entry->credit = credit;
+		    TP_fast_assign(__entry->xid = h->base.xid;
+				   __entry->vers = h->base.vers;
+				   __entry->proc = h->base.proc;
+				   __entry->credit = rpcr_trace_credit(h);
+				   __entry->credit_max =
+					rpcr_trace_credit_max(h);
+				   __entry->flags = h->flags;
 				   __entry->len = len;
-				   __entry->chunks = chunks;),
-		    TP_printk("xid=0x%08x %s credit=%u len=%u chunks=0x%x",
-			      __entry->xid, rpcr_show_proc(__entry->proc),
-			      __entry->credit, __entry->len, __entry->chunks)
+				   __entry->chunks = (h->base.nreads ? 1 : 0) |
+					(h->base.nwrites ? 2 : 0) |
+					(h->base.has_reply ? 4 : 0);),
+		    TP_printk("v%u xid=0x%08x %s flags=0x%x credit=%u max=%u len=%u chunks=0x%x",
+			      __entry->vers, __entry->xid,
+			      rpcr_show_proc(__entry->proc), __entry->flags,
+			      __entry->credit, __entry->credit_max,
+			      __entry->len, __entry->chunks)
 );
 
 #define DEFINE_RPCR_MSG_EVENT(name)					\
 	DEFINE_EVENT(rpcr_msg_class, name,				\
-		     TP_PROTO(u32 xid, u32 proc, u32 credit, u32 len,	\
-			      u32 chunks),				\
-		     TP_ARGS(xid, proc, credit, len, chunks))
+		     TP_PROTO(const struct rpcr2_hdr *h, u32 len),	\
+		     TP_ARGS(h, len))
 
-/* chunks: bit 0 Read list, bit 1 Write list, bit 2 Reply chunk */
 DEFINE_RPCR_MSG_EVENT(rpcr_call_send);
 DEFINE_RPCR_MSG_EVENT(rpcr_reply_recv);
 DEFINE_RPCR_MSG_EVENT(rpcr_call_recv);
@@ -136,6 +176,48 @@ TRACE_EVENT(rpcr_reply_drop,
 	    TP_printk("xid=0x%08x len=%u: %s (%d)", __entry->xid, __entry->len,
 		      rpcr_show_drop(__entry->why), __entry->err)
 );
+
+TRACE_DEFINE_ENUM(RPCR_VERS_CONNECT);
+TRACE_DEFINE_ENUM(RPCR_VERS_ERR_VERS);
+TRACE_DEFINE_ENUM(RPCR_VERS_SILENT);
+TRACE_DEFINE_ENUM(RPCR_VERS_FIRST);
+TRACE_DEFINE_ENUM(RPCR_VERS_REFUSED);
+
+#define rpcr_show_vers_why(w)					\
+	__print_symbolic(w, { RPCR_VERS_CONNECT, "connect" },	\
+			    { RPCR_VERS_ERR_VERS, "ERR_VERS" },	\
+			    { RPCR_VERS_SILENT, "no answer" },	\
+			    { RPCR_VERS_FIRST, "first call" },	\
+			    { RPCR_VERS_REFUSED, "other refused" })
+
+/* the version of a connection, by its peer's address (draft §4.3.3) */
+DECLARE_EVENT_CLASS(rpcr_vers_class,
+		    TP_PROTO(const struct sockaddr *peer, u32 vers, u32 why),
+		    TP_ARGS(peer, vers, why),
+		    TP_STRUCT__entry(__array(u8, peer,
+					     sizeof(struct sockaddr_in6))
+				     __field(u32, vers)
+				     __field(u32, why)),
+		    TP_fast_assign(memset(__entry->peer, 0,
+					  sizeof(__entry->peer));
+				   memcpy(__entry->peer, peer,
+					  peer->sa_family == AF_INET6 ?
+					  sizeof(struct sockaddr_in6) :
+					  sizeof(struct sockaddr_in));
+				   __entry->vers = vers;
+				   __entry->why = why;),
+		    TP_printk("peer=%pISpc v%u (%s)", __entry->peer,
+			      __entry->vers, rpcr_show_vers_why(__entry->why))
+);
+
+#define DEFINE_RPCR_VERS_EVENT(name)					\
+	DEFINE_EVENT(rpcr_vers_class, name,				\
+		     TP_PROTO(const struct sockaddr *peer, u32 vers,	\
+			      u32 why),					\
+		     TP_ARGS(peer, vers, why))
+
+DEFINE_RPCR_VERS_EVENT(rpcr_xprt_vers);
+DEFINE_RPCR_VERS_EVENT(rpcr_svc_vers);
 
 DECLARE_EVENT_CLASS(rpcr_bcall_class,
 		    TP_PROTO(u32 xid, u32 len),

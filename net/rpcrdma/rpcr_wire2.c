@@ -598,3 +598,167 @@ u32 rpcr2_prop_default(u32 id)
 		return 0;
 	}
 }
+
+/* A server of version 1 only answers a version 2 call with version 1's
+ * ERR_VERS, but with the call's version word: Linux's svcrdma copies
+ * the first two words of the call. As a version 2 RDMA2_ERROR those 28
+ * bytes end before rdma_vers_high; read as version 1's, they say which
+ * versions the server takes. Return: whether @buf is one, then in @h
+ * as version 1's layout (@h->base.vers 1, rdma_vers_low and _high).
+ */
+static bool rpcr_msg_v1_err_vers(const u8 *buf, size_t len,
+				 struct rpcr2_hdr *h)
+{
+	struct rpcr_xin x = { buf + RPCR_HDR_FIXED_LEN,
+			      len - RPCR_HDR_FIXED_LEN };
+	u32 err;
+
+	if (len != RPCR_ERR_VERS_LEN || h->base.proc != RPCR_ERROR ||
+	    !rpcr_take32(&x, &err) || err != RPCR_ERR_VERS)
+		return false;
+	memset(&h->error, 0, sizeof(h->error));
+	h->flags = 0;
+	h->base.vers = RPCR_VERSION_1;
+	h->base.err = err;
+	return rpcr_take32(&x, &h->base.vers_low) &&
+	       rpcr_take32(&x, &h->base.vers_high) &&
+	       h->base.vers_low <= h->base.vers_high;
+}
+
+/**
+ * rpcr_msg_decode() - decode a transport header of version 1 or 2
+ * @buf: the received message
+ * @len: its length
+ * @h: filled with the header: @h->base.vers says which version's rules
+ *	it follows; a version 1 header is in @h->base alone
+ * @verdict: on failure, the error to answer with (@verdict->code 0:
+ *	drop), to be sent in the layout rpcr_msg_error() picks
+ *
+ * The first four words are the same in every version (RFC 8166 §4.2,
+ * §4.3.3 here): the version word says how the rest reads. A message of
+ * another version gets ERR_VERS, versions 1 to 2. Version 1's ERR_CHUNK
+ * has the value of version 2's ERR_BAD_XDR, which a version 1 header
+ * that does not decode gets. Version 1's ERR_VERS with version 2's
+ * version word (what a server of version 1 answers a call of version
+ * 2 with) is taken as version 1's.
+ *
+ * Return: the header's length, or a negative errno as rpcr2_hdr_decode()
+ * or, for version 1, rpcr_hdr_decode() returns it.
+ */
+int rpcr_msg_decode(const u8 *buf, size_t len, struct rpcr2_hdr *h,
+		    struct rpcr2_err *verdict)
+{
+	int rc = rpcr2_hdr_decode(buf, len, h, verdict);
+
+	if (rc == -EBADMSG && rpcr_msg_v1_err_vers(buf, len, h))
+		return (int)len;
+	if (rc != -EPROTONOSUPPORT || h->base.vers != RPCR_VERSION_1)
+		return rc;
+	memset(verdict, 0, sizeof(*verdict));
+	rc = rpcr_hdr_decode(buf, len, &h->base);
+	if (rc < 0 && rc != -EMSGSIZE)
+		verdict->code = RPCR_ERR_CHUNK;
+	return rc;
+}
+
+/**
+ * rpcr_msg_check() - rpcr_hdr_check() or rpcr2_hdr_check(), by version
+ * @h: header from rpcr_msg_decode()
+ * @call: it came from a Requester
+ * @verdict: on failure, the error to answer with (@verdict->code 0: drop)
+ *
+ * Return: 0, or -EBADMSG.
+ */
+int rpcr_msg_check(const struct rpcr2_hdr *h, bool call,
+		   struct rpcr2_err *verdict)
+{
+	if (h->base.vers == RPCR_VERSION_2)
+		return rpcr2_hdr_check(h, call, verdict);
+	memset(verdict, 0, sizeof(*verdict));
+	if (!rpcr_hdr_check(&h->base, call))
+		return 0;
+	/* RFC 8166 §4.5: no error answers an error */
+	if (h->base.proc != RPCR_ERROR)
+		verdict->code = RPCR_ERR_CHUNK;
+	return -EBADMSG;
+}
+
+/**
+ * rpcr_msg_error() - make @h the error answer to a message
+ * @h: header to fill
+ * @vers: the version of the message answered
+ * @xid: its XID
+ * @credit: the connection's credit grant
+ * @err: the error, as rpcr_msg_decode() or rpcr_msg_check() gave it
+ *
+ * A version 2 message gets an RDMA2_ERROR (§6.4.3); any other one an
+ * RDMA_ERROR in version 1's layout (RFC 8166 §4.5), which is what a
+ * peer of an unknown version gets too: ERR_VERS with @err's range, or
+ * ERR_CHUNK for whatever else went wrong, version 1 having no other code.
+ */
+void rpcr_msg_error(struct rpcr2_hdr *h, u32 vers, u32 xid, u32 credit,
+		    const struct rpcr2_err *err)
+{
+	if (vers == RPCR_VERSION_2) {
+		rpcr2_hdr_error(h, xid, credit, err);
+		return;
+	}
+	memset(h, 0, sizeof(*h));
+	if (err->code != RPCR_ERR_VERS) {
+		rpcr_hdr_error(&h->base, xid, credit, RPCR_ERR_CHUNK);
+		return;
+	}
+	rpcr_hdr_error(&h->base, xid, credit, RPCR_ERR_VERS);
+	h->base.vers_low = err->vers_low;
+	h->base.vers_high = err->vers_high;
+}
+
+/**
+ * rpcr_msg_encode() - rpcr_hdr_encode() or rpcr2_hdr_encode(), by version
+ * @h: header; version 2 in @h->base.vers, else version 1 in @h->base
+ * @buf: where to
+ * @size: room at @buf
+ *
+ * Return: bytes written, or a negative errno.
+ */
+int rpcr_msg_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size)
+{
+	if (h->base.vers == RPCR_VERSION_2)
+		return rpcr2_hdr_encode(h, buf, size);
+	return rpcr_hdr_encode(&h->base, buf, size);
+}
+
+/**
+ * rpcr_msg_err_vers() - whether a header is an ERR_VERS, and its range
+ * @h: header from rpcr_msg_decode()
+ * @low: the lowest version the peer takes
+ * @high: the highest
+ *
+ * Return: true for an ERR_VERS, of either version's layout.
+ */
+bool rpcr_msg_err_vers(const struct rpcr2_hdr *h, u32 *low, u32 *high)
+{
+	if (h->base.proc != RPCR_ERROR)
+		return false;
+	if (h->base.vers == RPCR_VERSION_2) {
+		*low = h->error.vers_low;
+		*high = h->error.vers_high;
+		return h->error.code == RPCR2_ERR_VERS;
+	}
+	*low = h->base.vers_low;
+	*high = h->base.vers_high;
+	return h->base.err == RPCR_ERR_VERS;
+}
+
+/**
+ * rpcr_msg_len() - rpcr_hdr_len() or rpcr2_hdr_len(), by version
+ * @h: header; version 2 in @h->base.vers, else version 1 in @h->base
+ *
+ * Return: the bytes its encoding takes; 0 for one that cannot be encoded.
+ */
+size_t rpcr_msg_len(const struct rpcr2_hdr *h)
+{
+	if (h->base.vers == RPCR_VERSION_2)
+		return rpcr2_hdr_len(h);
+	return rpcr_hdr_len(&h->base);
+}

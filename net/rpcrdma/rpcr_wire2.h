@@ -187,4 +187,15 @@ void rpcr2_hdr_error(struct rpcr2_hdr *h, u32 xid, u32 credit,
 		     const struct rpcr2_err *err);
 u32 rpcr2_prop_default(u32 id);
 
+/* Either version, by the version word (§4.3.3) */
+int rpcr_msg_decode(const u8 *buf, size_t len, struct rpcr2_hdr *h,
+		    struct rpcr2_err *verdict);
+int rpcr_msg_check(const struct rpcr2_hdr *h, bool call,
+		   struct rpcr2_err *verdict);
+void rpcr_msg_error(struct rpcr2_hdr *h, u32 vers, u32 xid, u32 credit,
+		    const struct rpcr2_err *err);
+int rpcr_msg_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size);
+size_t rpcr_msg_len(const struct rpcr2_hdr *h);
+bool rpcr_msg_err_vers(const struct rpcr2_hdr *h, u32 *low, u32 *high);
+
 #endif /* _RPCR_WIRE2_H */

@@ -52,10 +52,28 @@ static const struct rpc_timeout rpcr_timeout = {
 };
 
 /* the connection is gone: the RPC layer closes the transport */
+/* Draft §4.3.3: a connection that ends, or a call that times out,
+ * before the server's first answer to a call of version 2 says that
+ * the server does not take version 2 as surely as an ERR_VERS would:
+ * the next connection opens in version 1
+ */
+static void rpcr_vers_unanswered(struct rpcr_xprt *rx)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+
+	if (READ_ONCE(rx->vers) != RPCR_VERSION_2 || READ_ONCE(rx->vers_done) ||
+	    !xprt_connected(xprt))
+		return;
+	WRITE_ONCE(rx->vers_peer, RPCR_VERSION_1);
+	trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, RPCR_VERSION_1,
+			     RPCR_VERS_SILENT);
+}
+
 static void rpcr_ep_down(void *owner)
 {
 	struct rpcr_xprt *rx = owner;
 
+	rpcr_vers_unanswered(rx);
 	xprt_force_disconnect(&rx->xprt);
 }
 
@@ -116,6 +134,12 @@ static void rpcr_connect_worker(struct work_struct *work)
 		spin_lock(&xprt->transport_lock);
 		xprt->cwnd = RPC_CWNDSCALE;
 		spin_unlock(&xprt->transport_lock);
+		WRITE_ONCE(rx->vers,
+			   min(READ_ONCE(rx->vers_peer),
+			       rpcr_version_knob(&rpcr_max_version)));
+		WRITE_ONCE(rx->vers_done, false);
+		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, rx->vers,
+				     RPCR_VERS_CONNECT);
 		rpcr_count_connect(xprt);
 		xprt_set_connected(xprt);
 		/* the waiting calls go (again) now */
@@ -179,8 +203,10 @@ static struct rpcr_req *rpcr_req_get(struct rpcr_xprt *rx, size_t size)
 	}
 	if (!req)
 		req = kmalloc(size, rpc_task_gfp_mask());
-	if (req)
+	if (req) {
 		req->spare = spare;
+		req->resend = false;
+	}
 	return req;
 }
 
@@ -312,7 +338,8 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 	 * it took: sent again it would take a second one the server never
 	 * granted. Its retransmission goes on a new connection.
 	 */
-	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
+	if (rqst->rq_connect_cookie == xprt->connect_cookie &&
+	    !(rqst->rq_buffer && rpcr_req(rqst)->resend)) {
 		rpcr_close(xprt);
 		return -ENOTCONN;
 	}
@@ -335,6 +362,8 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 		rpcr_close(xprt);
 		return -ENOTCONN;
 	}
+	if (rqst->rq_buffer)
+		rpcr_req(rqst)->resend = false;
 	return 0;
 }
 
@@ -343,6 +372,7 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
  */
 static void rpcr_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
+	rpcr_vers_unanswered(rpcr_xprt(xprt));
 	xprt_force_disconnect(xprt);
 }
 
@@ -450,6 +480,7 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 	rx->max_reqs = slots;
 	rx->inline_read = READ_ONCE(rpcr_max_inline_read);
 	rx->inline_write = READ_ONCE(rpcr_max_inline_write);
+	rx->vers_peer = RPCR_VERSION_2;
 
 	xprt->timeout = &rpcr_timeout;
 	xprt->connect_timeout = rpcr_timeout.to_initval;

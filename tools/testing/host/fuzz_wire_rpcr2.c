@@ -12,6 +12,10 @@
  *  2. The input read as field values: whatever the encoder accepts is
  *     as long as rpcr2_hdr_len() says and decodes back to those values,
  *     unless it has more Read chunks than we take.
+ *  3. Arbitrary bytes through the decoder of either version (the one
+ *     the transport uses): a header taken re-encodes to as many bytes
+ *     as it took; a refused one's verdict becomes an error answer, in
+ *     its version's layout, that encodes and decodes as an error.
  */
 #include "rpcr_wire2.h"
 #include "fuzz_wire_rpcr.h"
@@ -112,6 +116,43 @@ static void check_decode(const u8 *data, size_t size)
 	FUZZ_ASSERT(!memcmp(&h, &q, sizeof(h)));
 }
 
+static void check_any_version(const u8 *data, size_t size)
+{
+	u32 lo, hi, vers;
+	int n, m;
+
+	n = rpcr_msg_decode(data, size, &h, &v);
+	vers = h.base.vers;
+	if (n >= 0) {
+		bool call = !(h.flags & RPCR2_F_RESPONSE);
+
+		FUZZ_ASSERT(vers == RPCR_VERSION_1 || vers == RPCR_VERSION_2);
+		if (rpcr_msg_check(&h, call, &v))
+			FUZZ_ASSERT(!v.code || v.code == RPCR2_ERR_BAD_XDR);
+		/* version 1's MSGP and DONE decode, and are never sent */
+		m = rpcr_msg_encode(&h, out, sizeof(out) - 1);
+		if (!rpcr_msg_len(&h)) {
+			FUZZ_ASSERT(vers == RPCR_VERSION_1 && m < 0);
+			return;
+		}
+		FUZZ_ASSERT(m == n || (vers == RPCR_VERSION_2 &&
+				       h.base.proc == RPCR2_CONNPROP));
+		FUZZ_ASSERT((size_t)m == rpcr_msg_len(&h));
+		if (rpcr_msg_err_vers(&h, &lo, &hi))
+			FUZZ_ASSERT(h.base.proc == RPCR_ERROR);
+		return;
+	}
+	if (!v.code)
+		return;
+	FUZZ_ASSERT(size >= 16);
+	rpcr_msg_error(&q, vers, h.base.xid, 1, &v);
+	m = rpcr_msg_encode(&q, out, sizeof(out) - 1);
+	FUZZ_ASSERT(m > 0 && (size_t)m == rpcr_msg_len(&q));
+	FUZZ_ASSERT(rpcr_msg_decode(out, m, &h, &v) == m);
+	FUZZ_ASSERT(h.base.proc == RPCR_ERROR && !rpcr_msg_check(&h, false, &v));
+	FUZZ_ASSERT(h.base.vers == (vers == RPCR_VERSION_2 ? 2 : 1));
+}
+
 static void take_props(struct cursor *c, struct rpcr2_props *p)
 {
 	p->present = take8(c) & 0xfe;
@@ -210,5 +251,6 @@ static void build(const u8 *data, size_t size)
 static void fuzz_one(const u8 *data, size_t size)
 {
 	check_decode(data, size);
+	check_any_version(data, size);
 	build(data, size);
 }

@@ -992,6 +992,145 @@ static void test_encode_refused(void)
 	CHECK_EQ(out[RPCR2_PREFIX_LEN + 19], 0);
 }
 
+/* RFC 8166 §4.5: what Linux's knfsd (version 1 only) answers a
+ * version 2 call with: ERR_VERS in version 1's layout, 28 bytes
+ */
+static const u8 g_v1_err_vers[] = {
+	0x2a, 0x2a, 0x00, 0x01,	/* rdma_xid: the call's */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_vers: 1 */
+	0x00, 0x00, 0x00, 0x20,	/* rdma_credit */
+	0x00, 0x00, 0x00, 0x04,	/* rdma_proc: RDMA_ERROR */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_err: ERR_VERS */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_vers_low */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_vers_high */
+};
+
+/* What Linux's svcrdma (6.1) really sends: the call's first two words
+ * copied, so version 2's word, then version 1's error body
+ */
+static const u8 g_linux_err_vers[] = {
+	0x2a, 0x2a, 0x00, 0x01,	/* rdma_xid: the call's */
+	0x00, 0x00, 0x00, 0x02,	/* rdma_vers: the call's, 2 */
+	0x00, 0x00, 0x00, 0x20,	/* rdma_credit */
+	0x00, 0x00, 0x00, 0x04,	/* rdma_proc: RDMA_ERROR */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_err: ERR_VERS */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_vers_low */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_vers_high */
+};
+
+/* RFC 8166 §4.2: a version 1 RDMA_MSG without chunks, and its call */
+static const u8 g_v1_msg[] = {
+	0x00, 0x00, 0x01, 0x02,	/* rdma_xid */
+	0x00, 0x00, 0x00, 0x01,	/* rdma_vers: 1 */
+	0x00, 0x00, 0x00, 0x20,	/* rdma_credit */
+	0x00, 0x00, 0x00, 0x00,	/* rdma_proc: RDMA_MSG */
+	0x00, 0x00, 0x00, 0x00,	/* rdma_reads */
+	0x00, 0x00, 0x00, 0x00,	/* rdma_writes */
+	0x00, 0x00, 0x00, 0x00,	/* rdma_reply */
+	0x00, 0x00, 0x01, 0x02,	/* RPC: xid */
+	0x00, 0x00, 0x00, 0x00,	/* RPC: CALL */
+};
+
+/* §4.3.3: the version word picks the rules; a peer of a version not
+ * spoken gets ERR_VERS 1 to 2 in version 1's layout
+ */
+static void test_any_version(void)
+{
+	struct rpcr2_err e = { };
+	u32 lo = 0, hi = 0;
+
+	/* version 1: decoded into base, as rpcr_hdr_decode() would */
+	CHECK_EQ(rpcr_msg_decode(g_v1_msg, sizeof(g_v1_msg), &h, &v), 28);
+	CHECK_EQ(v.code, 0);
+	CHECK_EQ(h.base.vers, RPCR_VERSION_1);
+	CHECK_EQ(h.base.xid, 0x102);
+	CHECK_EQ(h.flags, 0);
+	CHECK_EQ(rpcr_msg_check(&h, true, &v), 0);
+	CHECK_EQ(rpcr_msg_len(&h), 28);
+	CHECK_EQ(rpcr_msg_encode(&h, out, sizeof(out)), 28);
+	CHECK(!memcmp(out, g_v1_msg, 28));
+	CHECK(!rpcr_msg_err_vers(&h, &lo, &hi));
+	/* version 2 as rpcr2_hdr_decode() has it */
+	CHECK_EQ(rpcr_msg_decode(g_msg_call, sizeof(g_msg_call), &h, &v), 36);
+	CHECK_EQ(h.base.vers, RPCR_VERSION_2);
+	CHECK_EQ(rpcr_msg_check(&h, true, &v), 0);
+	CHECK_EQ(rpcr_msg_len(&h), 36);
+	CHECK_EQ(rpcr_msg_encode(&h, out, sizeof(out)), 36);
+	CHECK(!memcmp(out, g_msg_call, 36));
+	/* version 3: ERR_VERS 1..2, answered in version 1's layout */
+	spoil(g_v1_msg, sizeof(g_v1_msg), 1, 3);
+	CHECK_EQ(rpcr_msg_decode(msg, sizeof(g_v1_msg), &h, &v),
+		 -EPROTONOSUPPORT);
+	CHECK_EQ(v.code, RPCR_ERR_VERS);
+	CHECK_EQ(v.vers_low, 1);
+	CHECK_EQ(v.vers_high, 2);
+	rpcr_msg_error(&q, h.base.vers, h.base.xid, 0x20, &v);
+	CHECK_EQ(rpcr_msg_encode(&q, out, sizeof(out)), RPCR_ERR_VERS_LEN);
+	CHECK_EQ(out[7], 1);		/* rdma_vers */
+	CHECK_EQ(out[27], 2);		/* rdma_vers_high */
+	CHECK(!memcmp(out, g_v1_msg, 4));
+	/* fewer than the four fixed words: no XID to answer */
+	CHECK_EQ(rpcr_msg_decode(g_v1_msg, 15, &h, &v), -EMSGSIZE);
+	CHECK_EQ(v.code, 0);
+	/* a version 1 header cut short: ERR_CHUNK in version 1 */
+	CHECK_EQ(rpcr_msg_decode(g_v1_msg, 24, &h, &v), -EBADMSG);
+	CHECK_EQ(v.code, RPCR_ERR_CHUNK);
+	rpcr_msg_error(&q, RPCR_VERSION_1, h.base.xid, 0x20, &v);
+	CHECK_EQ(rpcr_msg_encode(&q, out, sizeof(out)), RPCR_ERR_CHUNK_LEN);
+	/* version 2's errors but ERR_VERS have no version 1 code but one */
+	e.code = RPCR2_ERR_REPLY_RESOURCE;
+	e.length_needed = 70000;
+	rpcr_msg_error(&q, RPCR_VERSION_1, 7, 0x20, &e);
+	CHECK_EQ(q.base.err, RPCR_ERR_CHUNK);
+	rpcr_msg_error(&q, RPCR_VERSION_2, 7, 0x00200020, &e);
+	CHECK_EQ(rpcr_msg_len(&q), RPCR2_ERR_LEN + 4);
+	CHECK_EQ(q.flags, RPCR2_F_RESPONSE);
+	/* ERR_VERS of either layout names the range */
+	CHECK_EQ(rpcr_msg_decode(g_v1_err_vers, sizeof(g_v1_err_vers), &h, &v),
+		 28);
+	CHECK_EQ(rpcr_msg_check(&h, false, &v), 0);
+	CHECK(rpcr_msg_err_vers(&h, &lo, &hi));
+	CHECK_EQ(lo, 1);
+	CHECK_EQ(hi, 1);
+	/* as Linux sends it: version 2's word on version 1's layout */
+	CHECK_EQ(rpcr_msg_decode(g_linux_err_vers, sizeof(g_linux_err_vers),
+				 &h, &v), 28);
+	CHECK_EQ(h.base.vers, RPCR_VERSION_1);
+	CHECK_EQ(h.base.xid, 0x2a2a0001);
+	CHECK_EQ(rpcr_msg_check(&h, false, &v), 0);
+	CHECK(rpcr_msg_err_vers(&h, &lo, &hi));
+	CHECK_EQ(lo, 1);
+	CHECK_EQ(hi, 1);
+	/* as a version 2 header it ends early, and is dropped */
+	CHECK_EQ(rpcr2_hdr_decode(g_linux_err_vers, sizeof(g_linux_err_vers),
+				  &h, &v), -EBADMSG);
+	CHECK_EQ(v.code, 0);
+	/* not when its range is upside down, nor when it is longer */
+	spoil(g_linux_err_vers, sizeof(g_linux_err_vers), 5, 8);
+	CHECK_EQ(rpcr_msg_decode(msg, sizeof(g_linux_err_vers), &h, &v),
+		 -EBADMSG);
+	memcpy(msg, g_linux_err_vers, sizeof(g_linux_err_vers));
+	CHECK_EQ(rpcr_msg_decode(msg, sizeof(g_linux_err_vers) + 4, &h, &v),
+		 sizeof(g_linux_err_vers) + 4);
+	CHECK_EQ(h.base.vers, RPCR_VERSION_2);
+	CHECK_EQ(h.error.code, RPCR2_ERR_VERS);
+	/* an error is never answered: no verdict for one that is wrong */
+	CHECK_EQ(rpcr_msg_check(&h, true, &v), -EBADMSG);
+	CHECK_EQ(v.code, 0);
+	CHECK_EQ(rpcr_msg_decode(g_err_vers, sizeof(g_err_vers), &h, &v),
+		 sizeof(g_err_vers));
+	CHECK(rpcr_msg_err_vers(&h, &lo, &hi));
+	CHECK_EQ(lo, 1);
+	CHECK_EQ(hi, 2);
+	CHECK_EQ(rpcr_msg_decode(g_err_bad_xdr, sizeof(g_err_bad_xdr), &h, &v),
+		 sizeof(g_err_bad_xdr));
+	CHECK(!rpcr_msg_err_vers(&h, &lo, &hi));
+	/* a version 1 MSGP decodes, and is refused (RFC 8166 §4.2.4) */
+	spoil(g_v1_msg, sizeof(g_v1_msg), 3, RPCR_MSGP);
+	CHECK(rpcr_msg_decode(msg, sizeof(g_v1_msg), &h, &v) < 0 ||
+	      rpcr_msg_check(&h, true, &v) == -EBADMSG);
+}
+
 static const struct wire_test tests[] = {
 	{ "prefix", test_prefix },
 	{ "credit", test_credit },
@@ -1011,6 +1150,7 @@ static const struct wire_test tests[] = {
 	{ "limits", test_limits },
 	{ "bad_props", test_bad_props },
 	{ "encode_refused", test_encode_refused },
+	{ "any_version", test_any_version },
 };
 
 int main(int argc, char **argv)

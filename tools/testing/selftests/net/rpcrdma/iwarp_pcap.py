@@ -102,9 +102,10 @@ def mpa(key, data, out):
     return 20 + plen, name
 
 
-def fpdus(key, data, p, opcodes, out, credits, shown, most):
+def fpdus(key, data, p, opcodes, out, counters, shown, most):
     """count and decode the FPDUs of data from p; the number of
-    RPC-over-RDMA messages found"""
+    RPC-over-RDMA messages found; counters: credits and versions seen"""
+    credits, versions = counters
     msgs = 0
     while p + 4 <= len(data):
         ulen = struct.unpack_from('>H', data, p)[0]
@@ -120,10 +121,11 @@ def fpdus(key, data, p, opcodes, out, credits, shown, most):
         if not tagged and opc.startswith('SEND') and len(u) >= 18:
             mo = struct.unpack_from('>I', u, 14)[0]
             if mo == 0:
-                line, cr = rdma_message(key, u[18:])
+                line, cr, vers = rdma_message(key, u[18:])
                 if line is not None:
                     msgs += 1
                     credits[key][cr] += 1
+                    versions[key][vers] += 1
                     if shown[key] < most:
                         shown[key] += 1
                         out.append(line)
@@ -145,15 +147,17 @@ def main():
     opcodes = collections.Counter()
     shown = collections.Counter()
     credits = collections.defaultdict(collections.Counter)
+    versions = collections.defaultdict(collections.Counter)
     msgs = 0
     for key, data in sorted(streams(a.pcap).items()):
         n, name = mpa(key, data, out)
         if not name:
             out.append(f'{key}: {len(data)} bytes, no MPA frame at the start')
             continue
-        msgs += fpdus(key, data, n, opcodes, out, credits, shown, a.max)
+        msgs += fpdus(key, data, n, opcodes, out, (credits, versions), shown,
+                      a.max)
         out.append(f'{key}: {len(data)} bytes in the capture')
-    summary(credits, opcodes, out)
+    summary(credits, versions, opcodes, out)
     print('\n'.join(out))
     return 0 if msgs else 1
 

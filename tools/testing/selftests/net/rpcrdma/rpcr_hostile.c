@@ -79,6 +79,9 @@ enum outcome {
 	O_REPLY		= 1 << 4,	/* a normal reply to our call */
 	O_SILENT	= 1 << 5,	/* nothing, and the link still answers */
 	O_BAD		= 1 << 6,	/* an answer the RFC does not allow */
+	O_ERR2		= 1 << 7,	/* version 2's RDMA2_ERROR (draft
+					 * §6.4.3) with F_RESPONSE
+					 */
 };
 
 struct conn {
@@ -476,6 +479,13 @@ static enum outcome classify(const struct msg *in, uint32_t xid,
 		return O_BAD;
 	}
 	rx = ntohl(w[0]);
+	/* a server of version 2 answers a bad version 2 header in kind */
+	if (ntohl(w[1]) == 2 && n >= 6 && ntohl(w[3]) == P_ERROR) {
+		snprintf(r->what, sizeof(r->what),
+			 "RDMA2_ERROR %u flags %#x xid %#x", ntohl(w[5]),
+			 ntohl(w[4]), rx);
+		return ntohl(w[4]) == 1 && rx == xid ? O_ERR2 : O_BAD;
+	}
 	if (ntohl(w[1]) != V1) {
 		snprintf(r->what, sizeof(r->what), "a reply of version %u",
 			 ntohl(w[1]));
@@ -924,8 +934,8 @@ static const struct tcase cases[] = {
 	  .build = b_short15, .want = O_SILENT | O_CLOSED },
 	{ .desc = "24-byte message (under the 28 of a header): discarded or closed",
 	  .build = b_short24, .want = O_SILENT | O_CLOSED },
-	{ .desc = "vers 2: ERR_VERS with a range holding 1",
-	  .build = b_vers2, .want = O_ERR_VERS | O_CLOSED },
+	{ .desc = "vers 2 with a version 1 body: RDMA2_ERROR, or ERR_VERS with a range holding 1",
+	  .build = b_vers2, .want = O_ERR2 | O_ERR_VERS | O_CLOSED },
 	{ .desc = "vers 0xffffffff: ERR_VERS",
 	  .build = b_versmax, .want = O_ERR_VERS | O_CLOSED },
 	{ .desc = "vers 0: ERR_VERS",
@@ -979,6 +989,7 @@ static const char *outcome_name(unsigned int o)
 	case O_CLOSED: return "closed";
 	case O_ERR_VERS: return "ERR_VERS";
 	case O_ERR_CHUNK: return "ERR_CHUNK";
+	case O_ERR2: return "RDMA2_ERROR";
 	case O_REPLY: return "reply";
 	case O_SILENT: return "discarded";
 	default: return "a wrong answer";

@@ -5,7 +5,10 @@
 (responder resources, initiator depth, retry counts and the RFC 8797
 private data, found by its magic), the transport header of each Send
 (XID, version, credits, message type, chunk lists, the RPC call or reply
-inside) and a count of the InfiniBand opcodes by direction.
+inside; in version 2, draft-ietf-nfsv4-rpcrdma-version-two of November
+2019, also rdma_flags, rdma_inv_handle and the credit's two halves), the
+versions of the headers and a count of the InfiniBand opcodes by
+direction.
 
 Exit status 1 when no RPC-over-RDMA message was found."""
 import argparse
@@ -29,6 +32,8 @@ CM_ATTR = {0x10: 'REQ', 0x11: 'MRA', 0x12: 'REJ', 0x13: 'REP', 0x14: 'RTU',
            0x15: 'DREQ', 0x16: 'DREP'}
 RDMA_PROC = {0: 'RDMA_MSG', 1: 'RDMA_NOMSG', 2: 'RDMA_MSGP', 3: 'RDMA_DONE',
              4: 'RDMA_ERROR'}
+RDMA2_HTYPE = {0: 'RDMA2_MSG', 1: 'RDMA2_NOMSG', 4: 'RDMA2_ERROR',
+               5: 'RDMA2_CONNPROP'}
 
 
 def packets(path):
@@ -108,16 +113,38 @@ def chunk_lists(w, i):
 
 
 def rdma_message(direction, payload):
+    """(a line for the header, its credit word, its version)"""
     n = len(payload) // 4
     w = struct.unpack_from(f'>{n}I', payload)
     if n < 4:
-        return None, None
+        return None, None, None
     xid, vers, credits, proc = w[:4]
-    line = (f'{direction} xid {xid:#010x} vers {vers} credits {credits}'
-            f' {RDMA_PROC.get(proc, proc)}')
-    if proc in (0, 1):
+    lists = 4
+    if vers == 2 and proc == 4 and len(payload) == 28 and w[4] == 1:
+        # a server of version 1 only (Linux's svcrdma): version 1's
+        # ERR_VERS behind the call's version word
+        return (f'{direction} xid {xid:#010x} vers 2 credits {credits}'
+                f' RDMA_ERROR ERR_VERS {w[5]}..{w[6]} (version 1 layout)',
+                credits, vers)
+    if vers == 2 and n >= 5:
+        # the five-word prefix: rdma_flags follows the type; MSG and
+        # NOMSG then carry rdma_inv_handle before the lists
+        line = (f'{direction} xid {xid:#010x} vers 2 credits'
+                f' {credits & 0xffff}/{credits >> 16}'
+                f' {RDMA2_HTYPE.get(proc, proc)} flags {w[4]:#x}')
+        if proc in (0, 1) and n >= 6:
+            line += f' inv_handle {w[5]:#x}'
+        lists = 6
+    else:
+        line = (f'{direction} xid {xid:#010x} vers {vers} credits {credits}'
+                f' {RDMA_PROC.get(proc, proc)}')
+    if proc == 4:
+        i = lists - 1 if vers == 2 else 4
+        if n > i:
+            line += f' err {w[i]} ' + ' '.join(str(x) for x in w[i + 1:i + 4])
+    elif proc in (0, 1):
         try:
-            reads, writes, reply, i = chunk_lists(w, 4)
+            reads, writes, reply, i = chunk_lists(w, lists)
             line += (f' read_segs {reads} write_chunks {writes}'
                      f' reply_chunk {int(reply)}')
             if proc == 0 and i + 1 < n:
@@ -129,13 +156,15 @@ def rdma_message(direction, payload):
                     line += ' REPLY'
         except IndexError:
             line += ' (truncated)'
-    elif proc == 4 and n >= 5:
-        line += f' err {w[4]} ' + ' '.join(str(x) for x in w[5:8])
-    return line, credits
+    return line, credits, vers
 
 
-def summary(credits, opcodes, out):
-    """Credits and opcodes seen, by direction, as lines appended to out."""
+def summary(credits, versions, opcodes, out):
+    """Credits, versions and opcodes seen, by direction, as lines appended
+    to out."""
+    for d, c in sorted(versions.items()):
+        out.append(f'versions {d}: ' + ', '.join(
+            f'{k} x{v}' for k, v in sorted(c.items())))
     for d, c in sorted(credits.items()):
         out.append(f'credits {d}: ' + ', '.join(
             f'{k} x{v}' for k, v in sorted(c.items())))
@@ -154,6 +183,7 @@ def main():
     opcodes = collections.Counter()
     shown = collections.Counter()
     credits = collections.defaultdict(collections.Counter)
+    versions = collections.defaultdict(collections.Counter)
     msgs = 0
     for frame in packets(a.pcap):
         r = roce(frame)
@@ -165,15 +195,16 @@ def main():
         if opc == 0x64 and qp == 1:
             cm_message(direction, rest, out)
         elif opc in SEND_START:
-            line, cr = rdma_message(direction, rest[SEND_START[opc]:])
+            line, cr, vers = rdma_message(direction, rest[SEND_START[opc]:])
             if line is None:
                 continue
             msgs += 1
             credits[direction][cr] += 1
+            versions[direction][vers] += 1
             if shown[direction] < a.max:
                 shown[direction] += 1
                 out.append(line)
-    summary(credits, opcodes, out)
+    summary(credits, versions, opcodes, out)
     print('\n'.join(out))
     return 0 if msgs else 1
 

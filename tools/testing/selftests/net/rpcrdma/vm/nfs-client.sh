@@ -11,7 +11,10 @@
 #             $NFS_CLIENT_EXTRA_OPTS (none by default, e.g. "rsize=65536"
 #             with SMCR_GUEST_NFS_CLIENT_EXTRA_OPTS=rsize=65536 on the host);
 #             the RoCEv2 frames of the mount are captured and decoded (CM
-#             private data, credits, headers) to show what we put on the wire
+#             private data, credits, headers) to show what we put on the
+#             wire: our client's first call in RPC-over-RDMA version 2,
+#             knfsd's ERR_VERS (version 1 only), the same call again and
+#             the rest in version 1 (rpcr_xprt_vers says so too)
 #   v3-ip6    the same over IPv6 (proto=rdma6, [fd77::2]); b's knfsd
 #             must listen for RDMA on both families
 #   v3-1k     our rdma_max_inline_read/write sysctls at 1024 (not ok when
@@ -237,7 +240,13 @@ guest_a() {
 	barrier nfs-go 60
 	barrier nfs-up 120 || return 1
 	t0=$SECONDS
+	echo 1 >/sys/kernel/tracing/events/rpcr/rpcr_xprt_vers/enable
 	NFS_CAPTURE=/tmp/v3.pcap nfs_workload v3 3 "$NFS_CLIENT_EXTRA_OPTS"
+	tap_check "v3: Linux's knfsd answered ERR_VERS, our client went on in version 1" \
+		nfs_traced "rpcr_xprt_vers: .* v2 \(connect\)" \
+		"rpcr_xprt_vers: .* v1 \(ERR_VERS\)"
+	tap_check "v3: in the capture our client opened in version 2, then 1; knfsd answered in 1" \
+		nfs_pcap_fell_back /tmp/v3.pcap
 	tap_check "v3-ip6: eth0 has $SMCR_SELF_IP6, $SMCR_PEER_IP6 answers" _ip6_addr
 	NFS_PROTO=rdma6 NFS_SERVER=$SMCR_PEER_IP6 NFS_EXTRA=ip6_extra \
 		nfs_workload v3-ip6 3 "$NFS_CLIENT_EXTRA_OPTS"

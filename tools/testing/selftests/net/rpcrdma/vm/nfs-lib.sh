@@ -621,6 +621,46 @@ nfs_capture_report() {
 	return "${PIPESTATUS[0]}"
 }
 
+# nfs_pcap_versions FILE: the capture's RPC-over-RDMA header versions,
+# one line a direction: "versions SRC->DST: V xN[, V xN]"
+nfs_pcap_versions() {
+	local py=$NFS_PCAP_PY
+	nfs_iwarp && py=$NFS_IWARP_PCAP_PY
+	python3 "$py" "$1" | grep '^versions '
+}
+
+# nfs_pcap_only_vers FILE V: headers went both ways, all of version V
+nfs_pcap_only_vers() {
+	local v
+	v=$(nfs_pcap_versions "$1")
+	echo "$v"
+	(($(grep -c . <<<"$v") >= 2)) &&
+		! grep -vqE "^versions [^ ]+: $2 x[0-9]+$" <<<"$v"
+}
+
+# nfs_pcap_fell_back FILE: the client (this guest) sent version 2 and
+# then version 1, the server answered in version 1 (draft §4.3.3), but
+# for an ERR_VERS with version 2's word (Linux's svcrdma copies the
+# call's) to each version 2 call
+nfs_pcap_fell_back() {
+	local v n
+	v=$(nfs_pcap_versions "$1")
+	echo "$v"
+	n=$(grep -oE "^versions ${SMCR_SELF_IP}[^ ]*->[^ ]+: 1 x[0-9]+, 2 x[0-9]+$" <<<"$v" |
+		sed 's/.* x//')
+	[[ -n $n ]] &&
+		grep -qE "^versions ${SMCR_PEER_IP}[^ ]*->[^ ]+: 1 x[0-9]+(, 2 x$n)?$" <<<"$v"
+}
+
+# nfs_traced ERE...: the trace ring has a line matching each ERE
+nfs_traced() {
+	local re
+	for re in "$@"; do
+		grep -E "$re" /sys/kernel/tracing/trace | head -n 2 | sed 's/^ */# /'
+		grep -qE "$re" /sys/kernel/tracing/trace || return 1
+	done
+}
+
 # traced_at_least EVENT N: rpcr's trace (the tracing ring's, all of it
 # kept: buffer_size_kb raised) counted EVENT N times at least
 traced_at_least() {

@@ -5,11 +5,16 @@
 # timeout: 300
 #
 # Group "nfs-ours": rpcr.ko on both guests, our client (a) against our
-# server (b) under Linux's NFS client and knfsd, nfs-lib.sh's workload:
-#   v3     NFSv3 over IPv4
+# server (b) under Linux's NFS client and knfsd, nfs-lib.sh's workload,
+# in RPC-over-RDMA version 2 (the draft of November 2019) unless pinned:
+#   v3     NFSv3 over IPv4; the RoCEv2 frames of the mount captured: every
+#          transport header, both ways, of version 2; the client's and the
+#          server's tracepoints say version 2 (rpcr_xprt_vers,
+#          rpcr_svc_vers, rpcr_call_send, rpcr_reply_send)
 #   v42    NFSv4.2 (a session with a backchannel on our client)
-#   v3-1k  NFSv3 with our client's inline thresholds at 1024: both sides'
-#          Read, Write and Reply chunks
+#   v3-1k  NFSv3 with our client's inline thresholds at 1024 and pinned to
+#          version 1 (sunrpc.rdma_max_version 1): both sides' Read, Write
+#          and Reply chunks, in version 1
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
@@ -22,12 +27,18 @@ NFS_SERVER_XPRT=ours
 INLINE=/proc/sys/sunrpc
 
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
+pin_v1() { inline_set 1024 && echo 1 >"$INLINE/rdma_max_version"; }
 
 guest_b() {
-	nfs_xprt_load ours && nfs_server_start
+	nfs_xprt_load ours && nfs_trace_on rpcr && nfs_server_start
 	barrier nfs-up 120
 	barrier nfs-done 400
 	nfs_server_report
+	tap_check "our server took version 2 from our client, and replied in it" \
+		nfs_traced "rpcr_svc_vers: .* v2 \(first call\)" \
+		"rpcr_reply_send: v2 .*flags=0x1 "
+	tap_check "our server took version 1 from the client pinned to it" \
+		nfs_traced "rpcr_svc_vers: .* v1 \(first call\)"
 	tap_check "rpc.nfsd 0, then rmmod rpcr" \
 		bash -c 'rpc.nfsd 0 && timeout 60 rmmod rpcr'
 	tap_check "no kernel warning (b)" dmesg_clean
@@ -35,11 +46,23 @@ guest_b() {
 
 guest_a() {
 	nfs_xprt_load ours || return 1
+	nfs_trace_on rpcr
 	barrier nfs-up 120 || return 1
-	nfs_workload v3 3
+	NFS_CAPTURE=/tmp/v3.pcap nfs_workload v3 3
+	tap_check "v3: every RPC-over-RDMA header of the mount is of version 2, both ways" \
+		nfs_pcap_only_vers /tmp/v3.pcap 2
+	tap_check "v3: our client connected in version 2 and called in it" \
+		nfs_traced "rpcr_xprt_vers: .* v2 \(connect\)" \
+		"rpcr_call_send: v2 .*flags=0x0 " "rpcr_reply_recv: v2 "
 	nfs_workload v42 4.2
-	tap_check "client inline thresholds 1024" inline_set 1024
+	tap_check "client inline thresholds 1024, version 1" \
+		pin_v1
+	nfs_trace_on rpcr
 	nfs_workload v3-1k 3 "" 1
+	tap_check "v3-1k: our client connected and called in version 1" \
+		nfs_traced "rpcr_xprt_vers: .* v1 \(connect\)" "rpcr_call_send: v1 "
+	tap_check "v3-1k: and no call in version 2" \
+		bash -c "! grep -q 'rpcr_call_send: v2 ' /sys/kernel/tracing/trace"
 }
 
 if [[ $SMCR_ROLE == a ]]; then

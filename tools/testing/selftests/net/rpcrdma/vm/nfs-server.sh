@@ -15,7 +15,8 @@
 #          replies between 1 and 4 KiB come in Read chunks and go out in
 #          Write and Reply chunks
 # b grants 48 credits (svc_rdma/max_requests; a sees them in the capture)
-# and checks that its svc_rdma counters rose, that both address families
+# and checks that it spoke RPC-over-RDMA version 1 as Linux's client
+# does (rpcr_svc_vers), that its svc_rdma counters rose, that both address families
 # listen on the one port, that
 # rmmod is refused while nfsd's listeners hold the module and that it
 # goes once nfsd has stopped.
@@ -32,6 +33,12 @@ INLINE=/proc/sys/sunrpc
 CREDITS=48
 
 # calls_taken: our server's tracepoint counted the calls it received
+# draft §4.3.3: a server answers in the version of the client's calls
+spoke_v1() {
+	nfs_traced 'rpcr_svc_vers: .* v1 \(first call\)' &&
+		! grep -q 'rpcr_svc_vers: .* v2 ' /sys/kernel/tracing/trace
+}
+
 calls_taken() {
 	local n
 	n=$(grep -c rpcr_call_recv /sys/kernel/tracing/trace)
@@ -61,6 +68,7 @@ guest_b() {
 	nfs_xprt_load ours || ok=0
 	echo $CREDITS >$INLINE/svc_rdma/max_requests || ok=0
 	echo 1 >/sys/kernel/tracing/events/rpcr/rpcr_call_recv/enable
+	echo 1 >/sys/kernel/tracing/events/rpcr/rpcr_svc_vers/enable
 	echo 20000 >/sys/kernel/tracing/buffer_size_kb
 	((ok)) && nfs_server_start
 	barrier nfs-up 120
@@ -71,6 +79,7 @@ guest_b() {
 	barrier nfs-done 400
 	nfs_server_report
 	tap_check "the calls came through our server" calls_taken
+	tap_check "Linux's client spoke version 1, so did our server" spoke_v1
 	for n in recv read write; do
 		tap_check "svc_rdma/rdma_stat_$n counted" stat_rose "$n"
 	done

@@ -8,7 +8,7 @@
 #   - its knobs: /proc/sys/sunrpc/rdma_* and /proc/sys/sunrpc/svc_rdma/*
 #     with Linux's names, defaults and ranges (a value out of range is
 #     refused with EINVAL); the server's counters read 0 and reset when
-#     written;
+#     written; ours beside them, the RPC-over-RDMA version (2, or 1);
 #   - it refuses to load beside Linux's rpcrdma, saying why, and loads
 #     once that is gone;
 #   - installed as `make install` does (an overlay over this kernel's
@@ -94,6 +94,16 @@ knobs() {
 		refused rdma_slot_table_entries 3
 	tap_check "rdma_memreg_strategy refuses 6 (only FRWR)" \
 		refused rdma_memreg_strategy 6
+	# ours: the RPC-over-RDMA version, 2 or pinned to 1 (the module
+	# parameters max_version and svc_max_version are the same knobs)
+	tap_check "rdma_max_version and svc_rdma/max_version default to 2" \
+		bash -c "[[ \$(cat $SYS/rdma_max_version) == 2 && \$(cat $SYS/svc_rdma/max_version) == 2 ]]"
+	tap_check "rdma_max_version refuses 0 and 3" \
+		refused2 rdma_max_version 0 3
+	tap_check "svc_rdma/max_version refuses 0 and 3" \
+		refused2 svc_rdma/max_version 0 3
+	tap_check "rdma_max_version takes 1, the module parameter reads it" \
+		bash -c "echo 1 >$SYS/rdma_max_version && [[ \$(cat /sys/module/rpcr/parameters/max_version) == 1 ]] && echo 2 >$SYS/rdma_max_version"
 	svc_knobs
 	tap_check "rmmod rpcr removes the knobs" \
 		bash -c "rmmod rpcr && [[ ! -e $SYS/rdma_max_inline_read && ! -e $SYS/svc_rdma ]]"
