@@ -34,9 +34,9 @@ struct rpcr_bc_req {
 };
 
 /* the largest backward call or reply: a Send every peer takes, less
- * the transport header
+ * the transport header of either version (version 2's is longer)
  */
-#define RPCR_BC_SIZE	(RPCR_BC_INLINE - RPCR_HDR_MIN_LEN)
+#define RPCR_BC_SIZE	(RPCR_BC_INLINE - RPCR2_NOMSG_MIN_LEN)
 
 static int rpcr_bc_alloc(struct rpc_xprt *xprt)
 {

@@ -188,8 +188,8 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	struct rpcr_inline in = { };
 	u32 send_max = min(rx->inline_write, ep->peer_recv);
 	u32 recv_max = min(rx->inline_read, ep->peer_send);
+	u32 len, extra;
 	int hlen, i, rc;
-	u32 len;
 
 	memset(h2, 0, sizeof(*h2));
 	h->xid = be32_to_cpu(rqst->rq_xid);
@@ -209,9 +209,14 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	req->nwrite = 0;
 	req->has_reply = false;
 
-	rc = rpcr_call_plan_reply(rx, rqst, h, recv_max, chain);
+	/* the plans count version 1's headers; version 2's, both ways,
+	 * are longer by the same words
+	 */
+	extra = h->vers == RPCR_VERSION_2 ? RPCR2_MSG_EXTRA : 0;
+	rc = rpcr_call_plan_reply(rx, rqst, h, recv_max - extra, chain);
 	if (!rc)
-		rc = rpcr_call_plan_args(rx, rqst, h, send_max, chain, &in);
+		rc = rpcr_call_plan_args(rx, rqst, h, send_max - extra, chain,
+					 &in);
 	/* §6.3.3.2: the server may invalidate the call's memory, when one
 	 * handle covers all of it, with its reply
 	 */

@@ -76,6 +76,10 @@ enum rpcr2_propid {
  * empty lists (a credit refresh, §6.4.2), an ERROR's words (§6.4.3)
  */
 #define RPCR2_PREFIX_LEN	20
+/* what an RDMA2_MSG or RDMA2_NOMSG header has beyond version 1's of the
+ * same chunks: rdma_flags and rdma_inv_handle
+ */
+#define RPCR2_MSG_EXTRA		(RPCR2_PREFIX_LEN + 4 - RPCR_HDR_FIXED_LEN)
 #define RPCR2_NOMSG_MIN_LEN	36
 #define RPCR2_ERR_LEN		24	/* prefix and rdma_err */
 
