@@ -292,7 +292,8 @@ void smcr_buf_rkey_work(struct work_struct *work)
  *	connection; otherwise deregistering its memory region revokes the
  *	peer's access
  *
- * Context: process, @smc locked.
+ * Context: process, @smc locked, under @lgr->links_lock since before the
+ * connection left the group's list: links freed under it see the buffers.
  */
 void smcr_buf_conn_free(struct smcr_lgr *lgr, struct smcr_sock *smc,
 			bool tx_busy, bool rmb_done)
@@ -301,7 +302,7 @@ void smcr_buf_conn_free(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	struct smcr_buf_slot *slot;
 	bool keep;
 
-	mutex_lock(&lgr->links_lock);
+	lockdep_assert_held(&lgr->links_lock);
 	/* a spare RMB is registered wherever it is mapped */
 	keep = rmb_done && conn->rmb.registered == conn->rmb.mapped;
 	slot = conn->rmb_slot;
@@ -322,7 +323,6 @@ void smcr_buf_conn_free(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		smcr_buf_leave(lgr, tx_busy ? NULL : &lgr->spare_sndbufs, slot,
 			       &conn->sndbuf, smc->memcg, DMA_TO_DEVICE);
 	}
-	mutex_unlock(&lgr->links_lock);
 }
 
 /* Map @buf for the device of @link and, for an RMB (@dir from the

@@ -1142,6 +1142,11 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 	sock_owned_by_me(&smc->sk);
 	if (!lgr)
 		return;
+	/* from before the connection leaves the group's list until its
+	 * buffers are gone: a link freed in between (failover, a failed
+	 * offer) would leave their memory regions in its protection domain
+	 */
+	mutex_lock(&lgr->links_lock);
 	spin_lock_bh(&lgr->lock);
 	xa_erase(&lgr->conns, conn->token);
 	/* a terminated group is unlisted already: it goes with its last
@@ -1163,6 +1168,7 @@ void smcr_conn_unregister(struct smcr_sock *smc)
 	spin_unlock_bh(&conn->lock);
 
 	smcr_buf_conn_free(lgr, smc, tx_busy, rmb_done);
+	mutex_unlock(&lgr->links_lock);
 	if (idle)
 		smcr_lgr_schedule_free(lgr, smcr_lgr_idle());
 	smcr_lgr_put(lgr);
