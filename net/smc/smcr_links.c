@@ -27,7 +27,7 @@
  * has two paths again (§3.5.5.4: a lost link is re-added when it comes
  * back). Link ids are not reused at once.
  *
- * max_links (module parameter) is 1 by default: no second link is
+ * max_links (module parameter) is 2 by default; with 1 no second link is
  * offered, and one offered by the peer is rejected.
  */
 
@@ -40,10 +40,10 @@
 #include "smcr_llc.h"
 #include "smcr_trace.h"
 
-static unsigned int max_links = 1;
+static unsigned int max_links = 2;
 module_param(max_links, uint, 0644);
 MODULE_PARM_DESC(max_links,
-		 "Links per link group: 1, or 2 to add a second link (default 1)");
+		 "Links per link group: 2 to add a second link, or 1 (default 2)");
 
 /* add_link_retry is at most an hour; a failed offer's wait doubles thrice */
 #define SMCR_LINKS_RETRY_MAX	3600

@@ -12,9 +12,9 @@
 #            rxe1; the peer's eth1 address is reached over eth1
 #   verbs    rping (rdma_cm, RC) to the peer's eth1 address runs over
 #            rxe1 and not rxe0
-#   ours     our module: a connection to the peer's eth1 address has its
-#            link on rxe1, one to its eth0 address on rxe0, all bytes
-#            delivered
+#   ours     our module with max_links=1: a connection to the peer's
+#            eth1 address has its link on rxe1, one to its eth0 address
+#            on rxe0, all bytes delivered
 #   ours2    our module on both sides with max_links=2, in SMC-Rv1 and
 #            SMC-Rv2: the first contact on rxe0 gets a second link on
 #            rxe1 (ADD LINK, in v1 with ADD LINK CONTINUATIONs, CONFIRM
@@ -158,8 +158,8 @@ verbs() {
 ours() {
 	local links
 	# both groups listed at the end: the first must not go idle before
-	tap_check "insmod smcr.ko ($SMCR_ROLE)" \
-		insmod "$KO" lgr_idle_time="$(tscale 120)" || return
+	tap_check "insmod smcr.ko max_links=1 ($SMCR_ROLE)" \
+		insmod "$KO" max_links=1 lgr_idle_time="$(tscale 120)" || return
 	pair ours-eth1 7410 "$SMCR_PEER_IP2" 8M
 	pair ours-eth0 7411 "$SMCR_PEER_IP" 8M
 	links=$("$SMCR" link)
