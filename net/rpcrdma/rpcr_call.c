@@ -186,8 +186,8 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	struct rpcr2_hdr *h2 = &rx->shdr;
 	struct rpcr_hdr *h = &h2->base;
 	struct rpcr_inline in = { };
-	u32 send_max = min(rx->inline_write, ep->peer_recv);
-	u32 recv_max = min(rx->inline_read, ep->peer_send);
+	u32 send_max = min(rx->inline_write, READ_ONCE(ep->peer_recv));
+	u32 recv_max = min(rx->inline_read, READ_ONCE(ep->peer_send));
 	u32 len, extra;
 	int hlen, i, rc;
 
@@ -423,10 +423,20 @@ static enum rpcr_vers_retry rpcr_reply_err_vers(struct rpcr_xprt *rx,
 static bool rpcr_reply_v2_only(struct rpcr_xprt *rx,
 			       const struct rpcr2_hdr *h, u32 len)
 {
+	struct rpcr_ep *ep;
+
 	if (h->base.vers != RPCR_VERSION_2)
 		return false;
 	if (h->base.proc == RPCR2_CONNPROP) {
 		trace_rpcr_reply_recv(h, len);
+		/* NULL only for a server that speaks before our first call;
+		 * a connection of version 1 takes none
+		 */
+		ep = READ_ONCE(rx->ep);
+		if (ep && READ_ONCE(rx->vers) == RPCR_VERSION_2)
+			rpcr_props_recv(&rx->props, ep,
+					(struct sockaddr *)&rx->xprt.addr,
+					&h->props);
 		return true;
 	}
 	if (!rpcr2_credit_refresh(h))
@@ -434,6 +444,31 @@ static bool rpcr_reply_v2_only(struct rpcr_xprt *rx,
 	trace_rpcr_reply_recv(h, len);
 	rpcr_reply_credits(rx, rpcr2_credit_granted(h->base.credit));
 	return true;
+}
+
+/* Draft §6.4.4: our properties, once the server answered in version 2.
+ * Before the credits of that answer widen the window: with no other call
+ * out, the message takes the receive the server keeps beyond its credits
+ * (§4.3.1.2) while that one is free.
+ */
+static void rpcr_clnt_props_send(struct rpcr_xprt *rx)
+{
+	struct rpcr_ep *ep = READ_ONCE(rx->ep);
+	struct rpcr2_props ours = {
+		.present = BIT(RPCR2_PROP_SBSIZ) | BIT(RPCR2_PROP_RBSIZ) |
+			   BIT(RPCR2_PROP_RSSIZ) | BIT(RPCR2_PROP_BRS),
+		/* backward calls and their replies go inline only */
+		.brs	 = RPCR2_RVREQSUP_INLINE,
+	};
+
+	if (!ep || !rx->frwr)
+		return;
+	ours.sbsiz = ep->cfg.send_size;
+	ours.rbsiz = ep->cfg.recv_size;
+	/* a segment is one MR: no more than its pages */
+	ours.rssiz = rx->frwr->depth * PAGE_SIZE;
+	rpcr_props_send(ep, (struct sockaddr *)&rx->xprt.addr,
+			rpcr_clnt_credit2(rx), &ours);
 }
 
 /**
@@ -480,6 +515,8 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	trace_rpcr_reply_recv(h2, len);
 	/* §6.4.3: an error's credit word means nothing */
 	if (h->proc != RPCR_ERROR) {
+		if (h->vers == RPCR_VERSION_2 && !READ_ONCE(rx->vers_done))
+			rpcr_clnt_props_send(rx);
 		rpcr_reply_credits(rx, h->vers == RPCR_VERSION_2 ?
 				   rpcr2_credit_granted(h->credit) :
 				   h->credit);

@@ -13,6 +13,7 @@
 
 #include "rpcr_ep.h"
 #include "rpcr_frwr.h"
+#include "rpcr_props.h"
 #include "rpcr_wire2.h"
 
 /* backward calls the server may have outstanding (RFC 8167 §3.2), and
@@ -70,6 +71,8 @@ enum rpcr_stat {
  * @vers_done: the connection's first valid answer came: until then
  *	a call in version 2 goes alone and fits version 1's inline
  *	default (§4.3.3); cleared at connect
+ * @props: the server's transport properties on this connection (version
+ *	2), reset at connect before @ep is set
  * @shdr: the header of the call being sent, under XPRT_LOCKED
  * @rhdr: the header of the reply being handled; the receive CQ handles
  *	one message at a time
@@ -92,6 +95,7 @@ struct rpcr_xprt {
 	u32			vers;
 	u32			vers_peer;
 	bool			vers_done;
+	struct rpcr_props	props;
 	struct rpcr2_hdr	shdr;
 	struct rpcr2_hdr	rhdr;
 	spinlock_t		spare_lock;	/* @spare, @nspare */

@@ -118,9 +118,11 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	rpcr_svc_count(RPCR_SVC_STAT_RECV);
 	spin_lock(&sx->lock);
 	/* §3.3.1: a client past its credits breaks the protocol, and
-	 * would have us hold its calls without bound
+	 * would have us hold its calls without bound. One message more
+	 * takes the receive kept beyond them for one that is no call, a
+	 * version 2 client's properties or credit refresh (draft §4.3.1.2)
 	 */
-	if (sx->ncalls >= sx->credits) {
+	if (sx->ncalls > sx->credits) {
 		spin_unlock(&sx->lock);
 		rpcr_svc_call_put(sx, call);
 		trace_rpcr_reply_drop(0, len, RPCR_DROP_CREDIT, -ENOSPC);
@@ -167,6 +169,7 @@ static struct rpcr_svc_xprt *rpcr_svc_alloc(struct svc_serv *serv,
 		return NULL;
 	svc_xprt_init(net, &rpcr_svc_class, &sx->xpt, serv);
 	spin_lock_init(&sx->lock);
+	rpcr_props_init(&sx->props);
 	INIT_LIST_HEAD(&sx->calls);
 	INIT_LIST_HEAD(&sx->spare);
 	return sx;
@@ -393,8 +396,30 @@ static bool rpcr_svc_vers_ok(struct rpcr_svc_xprt *sx, u32 vers,
 	return false;
 }
 
+/* Draft §6.4.4: our properties, sent once the connection speaks version
+ * 2, in front of the first reply; the server speaks no sooner (§4.3.3)
+ */
+static void rpcr_svc_props_send(struct rpcr_svc_xprt *sx)
+{
+	struct rpcr2_props ours = {
+		.present = BIT(RPCR2_PROP_SBSIZ) | BIT(RPCR2_PROP_RBSIZ) |
+			   BIT(RPCR2_PROP_RSSIZ) | BIT(RPCR2_PROP_RCSIZ),
+		.sbsiz	 = sx->inline_size,
+		.rbsiz	 = sx->inline_size,
+		/* a payload of svc's largest, 1 MiB, in one segment */
+		.rssiz	 = RPCR2_RSSIZ_DEFAULT,
+		/* rpcr_hdr_decode(): the segments a call's header may have */
+		.rcsiz	 = RPCR_MAX_READ_SEGS +
+			   (RPCR_MAX_WRITE_CHUNKS + 1) * RPCR_MAX_CHUNK_SEGS,
+	};
+
+	rpcr_props_send(sx->ep, (struct sockaddr *)&sx->xpt.xpt_remote,
+			rpcr_svc_credit(sx, RPCR_VERSION_2), &ours);
+}
+
 /* The first valid call fixes the connection's version; threads take
- * calls in parallel, so another's may have come first.
+ * calls in parallel, so another's may have come first. The thread that
+ * fixes version 2 sends our properties.
  * Return: whether @vers is the connection's.
  */
 static bool rpcr_svc_vers_set(struct rpcr_svc_xprt *sx, u32 vers)
@@ -403,9 +428,12 @@ static bool rpcr_svc_vers_set(struct rpcr_svc_xprt *sx, u32 vers)
 
 	if (!cur) {
 		cur = cmpxchg(&sx->vers, 0, vers);
-		if (!cur)
+		if (!cur) {
 			trace_rpcr_svc_vers((struct sockaddr *)&sx->xpt.xpt_remote,
 					    vers, RPCR_VERS_FIRST);
+			if (vers == RPCR_VERSION_2)
+				rpcr_svc_props_send(sx);
+		}
 	}
 	return !cur || cur == vers;
 }
@@ -501,6 +529,10 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	if (h->vers == RPCR_VERSION_2 &&
 	    (h->proc == RPCR2_CONNPROP || rpcr2_credit_refresh(h2))) {
 		trace_rpcr_call_recv(h2, call->len);
+		if (h->proc == RPCR2_CONNPROP)
+			rpcr_props_recv(&sx->props, sx->ep,
+					(struct sockaddr *)&sx->xpt.xpt_remote,
+					&h2->props);
 		goto drop;
 	}
 	/* RFC 8167: a reply to a callback of ours is no call for nfsd, nor
@@ -685,7 +717,7 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	struct xdr_buf *res = &rqstp->rq_res;
 	struct rpcr2_hdr *call2 = &ctxt->call, *h2 = &ctxt->reply;
 	struct rpcr_hdr *call = &call2->base, *h = &h2->base;
-	u32 send_max = min(sx->inline_size, sx->ep->peer_recv);
+	u32 send_max = min(sx->inline_size, READ_ONCE(sx->ep->peer_recv));
 	struct rpcr2_err err = { };
 	u32 off[2], len[2];
 	u32 rlen, i, pos, inv;

@@ -65,7 +65,7 @@ static int rpcr_svc_bc_send_request(struct rpc_rqst *rqst)
 		return -ENOTCONN;
 	if (!xprt_request_get_cong(xprt, rqst))
 		return -EBADSLT;
-	max = min(sx->inline_size, sx->ep->peer_recv);
+	max = min(sx->inline_size, READ_ONCE(sx->ep->peer_recv));
 	h = kzalloc(sizeof(*h), GFP_NOIO);
 	if (!h)
 		return -ENOMEM;

@@ -11,6 +11,11 @@
 #ifndef RPCR_TRACE_ONCE_H
 #define RPCR_TRACE_ONCE_H
 
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
 #include "rpcr_wire2.h"
 
 /* why a received message was not taken */
@@ -36,6 +41,28 @@ static inline u32 rpcr_trace_credit_max(const struct rpcr2_hdr *h)
 {
 	return h->base.vers == RPCR_VERSION_2 ?
 	       rpcr2_credit_max(h->base.credit) : 0;
+}
+
+/* a peer's address, IPv4 or IPv6, in an entry's sockaddr_in6 bytes */
+static inline void rpcr_trace_peer(u8 *dst, const struct sockaddr *peer)
+{
+	memset(dst, 0, sizeof(struct sockaddr_in6));
+	memcpy(dst, peer, peer->sa_family == AF_INET6 ?
+	       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+}
+
+/* the first bytes of a Host Auth Message shown */
+#define RPCR_TRACE_HOSTAUTH	16
+
+static inline u32 rpcr_trace_hostauth(u8 *dst, const struct rpcr2_props *p)
+{
+	u32 n = p->hostauth ? min_t(u32, p->hostauth_len,
+				    RPCR_TRACE_HOSTAUTH) : 0;
+
+	memset(dst, 0, RPCR_TRACE_HOSTAUTH);
+	if (n)
+		memcpy(dst, p->hostauth, n);
+	return n;
 }
 
 /* why a connection speaks the RPC-over-RDMA version it does */
@@ -198,12 +225,7 @@ DECLARE_EVENT_CLASS(rpcr_vers_class,
 					     sizeof(struct sockaddr_in6))
 				     __field(u32, vers)
 				     __field(u32, why)),
-		    TP_fast_assign(memset(__entry->peer, 0,
-					  sizeof(__entry->peer));
-				   memcpy(__entry->peer, peer,
-					  peer->sa_family == AF_INET6 ?
-					  sizeof(struct sockaddr_in6) :
-					  sizeof(struct sockaddr_in));
+		    TP_fast_assign(rpcr_trace_peer(__entry->peer, peer);
 				   __entry->vers = vers;
 				   __entry->why = why;),
 		    TP_printk("peer=%pISpc v%u (%s)", __entry->peer,
@@ -218,6 +240,66 @@ DECLARE_EVENT_CLASS(rpcr_vers_class,
 
 DEFINE_RPCR_VERS_EVENT(rpcr_xprt_vers);
 DEFINE_RPCR_VERS_EVENT(rpcr_svc_vers);
+
+/* transport properties sent or taken, by the peer's address (§5.2) */
+DECLARE_EVENT_CLASS(rpcr_connprop_class,
+		    TP_PROTO(const struct sockaddr *peer,
+			     const struct rpcr2_props *p),
+		    TP_ARGS(peer, p),
+		    TP_STRUCT__entry(__array(u8, peer,
+					     sizeof(struct sockaddr_in6))
+				     __field(u32, present)
+				     __field(u32, sbsiz)
+				     __field(u32, rbsiz)
+				     __field(u32, rssiz)
+				     __field(u32, rcsiz)
+				     __field(u32, brs)
+				     __field(u32, nunknown)
+				     __field(u32, hostauth_len)
+				     __field(u32, hostauth_shown)
+				     __array(u8, hostauth,
+					     RPCR_TRACE_HOSTAUTH)),
+		    TP_fast_assign(rpcr_trace_peer(__entry->peer, peer);
+				   __entry->present = p->present;
+				   __entry->sbsiz = p->sbsiz;
+				   __entry->rbsiz = p->rbsiz;
+				   __entry->rssiz = p->rssiz;
+				   __entry->rcsiz = p->rcsiz;
+				   __entry->brs = p->brs;
+				   __entry->nunknown = p->nunknown;
+				   __entry->hostauth_len = p->hostauth_len;
+				   __entry->hostauth_shown =
+					rpcr_trace_hostauth(__entry->hostauth, p);),
+		    TP_printk("peer=%pISpc props=0x%x sbsiz=%u rbsiz=%u rssiz=%u rcsiz=%u brs=%s unknown=%u hostauth=%u:%*phN",
+			      __entry->peer, __entry->present, __entry->sbsiz,
+			      __entry->rbsiz, __entry->rssiz, __entry->rcsiz,
+			      __print_symbolic(__entry->brs,
+					       { RPCR2_RVREQSUP_NONE, "none" },
+					       { RPCR2_RVREQSUP_INLINE, "inline" },
+					       { RPCR2_RVREQSUP_GENL, "general" }),
+			      __entry->nunknown, __entry->hostauth_len,
+			      (int)__entry->hostauth_shown, __entry->hostauth)
+);
+
+#define DEFINE_RPCR_CONNPROP_EVENT(name)				\
+	DEFINE_EVENT(rpcr_connprop_class, name,				\
+		     TP_PROTO(const struct sockaddr *peer,		\
+			      const struct rpcr2_props *p),		\
+		     TP_ARGS(peer, p))
+
+DEFINE_RPCR_CONNPROP_EVENT(rpcr_connprop_send);
+DEFINE_RPCR_CONNPROP_EVENT(rpcr_connprop_recv);
+
+/* our properties could not be sent: the peer keeps the defaults */
+TRACE_EVENT(rpcr_connprop_error,
+	    TP_PROTO(const struct sockaddr *peer, int err),
+	    TP_ARGS(peer, err),
+	    TP_STRUCT__entry(__array(u8, peer, sizeof(struct sockaddr_in6))
+			     __field(int, err)),
+	    TP_fast_assign(rpcr_trace_peer(__entry->peer, peer);
+			   __entry->err = err;),
+	    TP_printk("peer=%pISpc err=%d", __entry->peer, __entry->err)
+);
 
 DECLARE_EVENT_CLASS(rpcr_bcall_class,
 		    TP_PROTO(u32 xid, u32 len),

@@ -470,6 +470,17 @@ static u8 *rpcr2_put_props(u8 *p, const struct rpcr2_props *pr)
 	return p;
 }
 
+/* §6.3.2: the five words every version 2 header starts with */
+static u8 *rpcr2_put_prefix(u8 *p, u32 xid, u32 vers, u32 credit, u32 htype,
+			    u32 flags)
+{
+	p = rpcr_put32(p, xid);
+	p = rpcr_put32(p, vers);
+	p = rpcr_put32(p, credit);
+	p = rpcr_put32(p, htype);
+	return rpcr_put32(p, flags);
+}
+
 /**
  * rpcr2_hdr_len() - bytes rpcr2_hdr_encode() writes for a header
  * @h: header
@@ -525,11 +536,7 @@ int rpcr2_hdr_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size)
 		return -EINVAL;
 	if (n > size || n > (size_t)0x7fffffff)
 		return -EMSGSIZE;
-	p = rpcr_put32(p, b->xid);
-	p = rpcr_put32(p, b->vers);
-	p = rpcr_put32(p, b->credit);
-	p = rpcr_put32(p, b->proc);
-	p = rpcr_put32(p, h->flags);
+	p = rpcr2_put_prefix(p, b->xid, b->vers, b->credit, b->proc, h->flags);
 	switch (b->proc) {
 	case RPCR2_MSG:
 	case RPCR2_NOMSG:
@@ -761,4 +768,65 @@ size_t rpcr_msg_len(const struct rpcr2_hdr *h)
 	if (h->base.vers == RPCR_VERSION_2)
 		return rpcr2_hdr_len(h);
 	return rpcr_hdr_len(&h->base);
+}
+
+/**
+ * rpcr2_connprop_encode() - encode an RDMA2_CONNPROP (§6.4.4)
+ * @xid: its rdma_xid; none answers it, so any (we send 0, as a credit
+ *	refresh has)
+ * @credit: the sender's credit word (§4.3.1.1)
+ * @props: the properties carried, those of @props->present
+ * @buf: where to
+ * @size: room at @buf
+ *
+ * The sender's own XID, so rdma_flags has no RPCRDMA2_F_RESPONSE
+ * (§6.3.2.1), and no RPCRDMA2_F_MORE: one Send carries it. Without the
+ * large RPC-message buffer of struct rpcr2_hdr, for a sender that has
+ * none at hand.
+ *
+ * Return: bytes written, -EINVAL for properties rpcr2_hdr_len() would
+ * refuse, or -EMSGSIZE when they do not fit.
+ */
+int rpcr2_connprop_encode(u32 xid, u32 credit, const struct rpcr2_props *props,
+			  u8 *buf, size_t size)
+{
+	size_t n = rpcr2_props_len(props);
+	u8 *p;
+
+	if (!n)
+		return -EINVAL;
+	n += RPCR2_PREFIX_LEN;
+	if (n > size || n > (size_t)0x7fffffff)
+		return -EMSGSIZE;
+	p = rpcr2_put_prefix(buf, xid, RPCR_VERSION_2, credit,
+			     RPCR2_CONNPROP, 0);
+	p = rpcr2_put_props(p, props);
+	return (int)(p - buf);
+}
+
+/**
+ * rpcr2_props_effective() - a peer's properties as they hold (§5.2, §6.4.4)
+ * @in: the properties a peer sent, decoded, or NULL if it sent none
+ * @out: each of §5.2's, @in's value where @in carried it, else the
+ *	default; @out->present and the Host Auth Message as @in has them
+ *	(none when @in is NULL: the peer is unauthenticated, §5.2.6);
+ *	the counts of entries and of unknown ids kept
+ *
+ * Properties a peer leaves out have their defaults for the connection's
+ * life (§6.4.4); unknown ones were skipped by the decoder.
+ */
+void rpcr2_props_effective(const struct rpcr2_props *in,
+			   struct rpcr2_props *out)
+{
+	u32 *val[] = { NULL, &out->sbsiz, &out->rbsiz, &out->rssiz,
+		       &out->rcsiz, &out->brs };
+	u32 id;
+
+	if (in)
+		*out = *in;
+	else
+		memset(out, 0, sizeof(*out));
+	for (id = RPCR2_PROP_SBSIZ; id < RPCR2_PROP_HOSTAUTH; id++)
+		if (!(out->present & (1u << id)))
+			*val[id] = rpcr2_prop_default(id);
 }

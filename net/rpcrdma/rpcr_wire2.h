@@ -190,6 +190,10 @@ int rpcr2_hdr_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size);
 void rpcr2_hdr_error(struct rpcr2_hdr *h, u32 xid, u32 credit,
 		     const struct rpcr2_err *err);
 u32 rpcr2_prop_default(u32 id);
+int rpcr2_connprop_encode(u32 xid, u32 credit, const struct rpcr2_props *props,
+			  u8 *buf, size_t size);
+void rpcr2_props_effective(const struct rpcr2_props *in,
+			   struct rpcr2_props *out);
 
 /* Either version, by the version word (§4.3.3) */
 int rpcr_msg_decode(const u8 *buf, size_t len, struct rpcr2_hdr *h,

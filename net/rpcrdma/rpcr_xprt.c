@@ -126,6 +126,8 @@ static void rpcr_connect_worker(struct work_struct *work)
 	}
 	rx->connect_error = rc;
 	if (!rc) {
+		/* before a message of the server's can find the connection */
+		rpcr_props_reset(&rx->props);
 		down_write(&rx->ep_sem);
 		rx->ep = ep;
 		rx->frwr = frwr;
@@ -475,6 +477,7 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 	rx = rpcr_xprt(xprt);
 	init_rwsem(&rx->ep_sem);
 	spin_lock_init(&rx->spare_lock);
+	rpcr_props_init(&rx->props);
 	INIT_LIST_HEAD(&rx->spare);
 	INIT_DELAYED_WORK(&rx->connect_work, rpcr_connect_worker);
 	rx->max_reqs = slots;

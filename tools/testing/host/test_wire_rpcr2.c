@@ -679,6 +679,93 @@ static void test_prop_defaults(void)
 	CHECK_EQ(RPCR2_PROP_HOSTAUTH, 6);
 }
 
+/* rpcr2_connprop_encode(): the golden of every property, byte for byte */
+static void test_connprop_encode(void)
+{
+	struct rpcr2_props p = {
+		.present = 0x7e,
+		.sbsiz = 8192,
+		.rbsiz = 16384,
+		.rssiz = 262144,
+		.rcsiz = 32,
+		.brs = RPCR2_RVREQSUP_GENL,
+		.hostauth = (const u8 *)"hello",
+		.hostauth_len = 5,
+	};
+	int n;
+
+	memset(out, 0xee, sizeof(out));
+	n = rpcr2_connprop_encode(0, 0x00800080, &p, out, sizeof(out));
+	CHECK_EQ(n, sizeof(g_connprop));
+	CHECK(!memcmp(out, g_connprop, sizeof(g_connprop)));
+	/* no room for the last byte */
+	CHECK_EQ(rpcr2_connprop_encode(0, 0x00800080, &p, out,
+				       sizeof(g_connprop) - 1), -EMSGSIZE);
+	/* an id §5.2 does not define, material without its bytes */
+	p.present |= 1u << 7;
+	CHECK_EQ(rpcr2_connprop_encode(0, 0, &p, out, sizeof(out)), -EINVAL);
+	p.present = 1u << RPCR2_PROP_HOSTAUTH;
+	p.hostauth = NULL;
+	CHECK_EQ(rpcr2_connprop_encode(0, 0, &p, out, sizeof(out)), -EINVAL);
+	/* what our client sends: four words, decoded as sent, no flags */
+	memset(&p, 0, sizeof(p));
+	p.present = 1u << RPCR2_PROP_SBSIZ | 1u << RPCR2_PROP_RBSIZ |
+		    1u << RPCR2_PROP_RSSIZ | 1u << RPCR2_PROP_BRS;
+	p.sbsiz = 4096;
+	p.rbsiz = 4096;
+	p.rssiz = 1056768;
+	p.brs = RPCR2_RVREQSUP_INLINE;
+	n = rpcr2_connprop_encode(7, rpcr2_credit(136, 136), &p, out,
+				  sizeof(out));
+	CHECK_EQ(n, RPCR2_PREFIX_LEN + 4 + 4 * 12);
+	CHECK_EQ(rpcr2_hdr_decode(out, n, &q, &v), n);
+	CHECK_EQ(q.base.xid, 7);
+	CHECK_EQ(q.base.proc, RPCR2_CONNPROP);
+	CHECK_EQ(q.flags, 0);
+	CHECK_EQ(rpcr2_credit_granted(q.base.credit), 136);
+	CHECK_EQ(q.props.present, p.present);
+	CHECK_EQ(q.props.rssiz, 1056768);
+	CHECK_EQ(q.props.brs, RPCR2_RVREQSUP_INLINE);
+	/* within version 1's inline default, as §6.4.4 wants */
+	CHECK(n <= RPCR_V1_INLINE_DEFAULT);
+}
+
+/* rpcr2_props_effective(): what a peer said, the defaults for the rest */
+static void test_props_effective(void)
+{
+	struct rpcr2_props e;
+	int n;
+
+	rpcr2_props_effective(NULL, &e);
+	CHECK_EQ(e.present, 0);
+	CHECK_EQ(e.sbsiz, RPCR2_SBSIZ_DEFAULT);
+	CHECK_EQ(e.rbsiz, RPCR2_RBSIZ_DEFAULT);
+	CHECK_EQ(e.rssiz, RPCR2_RSSIZ_DEFAULT);
+	CHECK_EQ(e.rcsiz, RPCR2_RCSIZ_DEFAULT);
+	CHECK_EQ(e.brs, RPCR2_BRS_DEFAULT);
+	CHECK(!e.hostauth && !e.hostauth_len);
+
+	n = rpcr2_hdr_decode(g_connprop_unknown, sizeof(g_connprop_unknown),
+			     &h, &v);
+	CHECK_EQ(n, sizeof(g_connprop_unknown));
+	rpcr2_props_effective(&h.props, &e);
+	CHECK_EQ(e.present, h.props.present);
+	CHECK_EQ(e.rbsiz, 65536);
+	CHECK_EQ(e.rssiz, RPCR2_RSSIZ_DEFAULT);
+	CHECK_EQ(e.sbsiz, RPCR2_SBSIZ_DEFAULT);
+	CHECK_EQ(e.rcsiz, RPCR2_RCSIZ_DEFAULT);
+	CHECK_EQ(e.brs, RPCR2_BRS_DEFAULT);
+	CHECK_EQ(e.nunknown, 2);
+
+	roundtrip(g_connprop, sizeof(g_connprop), sizeof(g_connprop));
+	rpcr2_props_effective(&h.props, &e);
+	CHECK_EQ(e.sbsiz, 8192);
+	CHECK_EQ(e.rcsiz, 32);
+	CHECK_EQ(e.brs, RPCR2_RVREQSUP_GENL);
+	CHECK_EQ(e.hostauth_len, 5);
+	CHECK(e.hostauth == h.props.hostauth);
+}
+
 static void test_bad_prefix(void)
 {
 	size_t i;
@@ -1143,6 +1230,8 @@ static const struct wire_test tests[] = {
 	{ "connprop", test_connprop },
 	{ "connprop_unknown", test_connprop_unknown },
 	{ "prop_defaults", test_prop_defaults },
+	{ "connprop_encode", test_connprop_encode },
+	{ "props_effective", test_props_effective },
 	{ "bad_prefix", test_bad_prefix },
 	{ "bad_flags", test_bad_flags },
 	{ "truncated", test_truncated },

@@ -112,6 +112,26 @@ def chunk_lists(w, i):
     return reads, writes, reply, i
 
 
+def connprop(w):
+    """The properties of an RDMA2_CONNPROP (§5.1, §6.4.4): id=value each,
+    a Host Auth Message as its length"""
+    try:
+        props, i = [], 6
+        for _ in range(w[5]):
+            pid, n = w[i], w[i + 1]
+            words = (n + 3) // 4
+            if n == 0:
+                props.append(f'{pid}=default')
+            elif pid == 6:
+                props.append(f'{pid}=auth:{w[i + 2]}')
+            else:
+                props.append(f'{pid}={w[i + 2]}')
+            i += 2 + words
+        return 'props ' + ' '.join(props)
+    except IndexError:
+        return 'props (truncated)'
+
+
 def rdma_message(direction, payload):
     """(a line for the header, its credit word, its version)"""
     n = len(payload) // 4
@@ -138,7 +158,9 @@ def rdma_message(direction, payload):
     else:
         line = (f'{direction} xid {xid:#010x} vers {vers} credits {credits}'
                 f' {RDMA_PROC.get(proc, proc)}')
-    if proc == 4:
+    if vers == 2 and proc == 5:
+        line += ' ' + connprop(w)
+    elif proc == 4:
         i = lists - 1 if vers == 2 else 4
         if n > i:
             line += f' err {w[i]} ' + ' '.join(str(x) for x in w[i + 1:i + 4])
@@ -184,6 +206,7 @@ def main():
     shown = collections.Counter()
     credits = collections.defaultdict(collections.Counter)
     versions = collections.defaultdict(collections.Counter)
+    htypes = collections.defaultdict(collections.Counter)
     msgs = 0
     for frame in packets(a.pcap):
         r = roce(frame)
@@ -201,10 +224,14 @@ def main():
             msgs += 1
             credits[direction][cr] += 1
             versions[direction][vers] += 1
+            htypes[direction][line.split()[7]] += 1
             if shown[direction] < a.max:
                 shown[direction] += 1
                 out.append(line)
     summary(credits, versions, opcodes, out)
+    for d, c in sorted(htypes.items()):
+        out.append(f'types {d}: ' + ', '.join(
+            f'{k} x{v}' for k, v in sorted(c.items())))
     print('\n'.join(out))
     return 0 if msgs else 1
 

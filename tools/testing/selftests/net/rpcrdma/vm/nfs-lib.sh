@@ -638,6 +638,14 @@ nfs_pcap_only_vers() {
 		! grep -vqE "^versions [^ ]+: $2 x[0-9]+$" <<<"$v"
 }
 
+# nfs_pcap_connprop FILE: an RDMA2_CONNPROP went each way (draft §6.4.4)
+nfs_pcap_connprop() {
+	local t
+	t=$(python3 "$NFS_PCAP_PY" "$1" --max 64 | grep -E '^types |RDMA2_CONNPROP')
+	echo "$t"
+	(($(grep -c '^types .*RDMA2_CONNPROP' <<<"$t") >= 2))
+}
+
 # nfs_pcap_fell_back FILE: the client (this guest) sent version 2 and
 # then version 1, the server answered in version 1 (draft §4.3.3), but
 # for an ERR_VERS with version 2's word (Linux's svcrdma copies the

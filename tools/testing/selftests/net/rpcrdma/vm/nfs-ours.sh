@@ -10,7 +10,9 @@
 #   v3     NFSv3 over IPv4; the RoCEv2 frames of the mount captured: every
 #          transport header, both ways, of version 2; the client's and the
 #          server's tracepoints say version 2 (rpcr_xprt_vers,
-#          rpcr_svc_vers, rpcr_call_send, rpcr_reply_send)
+#          rpcr_svc_vers, rpcr_call_send, rpcr_reply_send); each side
+#          sends its transport properties in an RDMA2_CONNPROP (in the
+#          capture) and takes the other's (rpcr_connprop_send, _recv)
 #   v42    NFSv4.2 (a session with a backchannel on our client)
 #   v3-1k  NFSv3 with our client's inline thresholds at 1024 and pinned to
 #          version 1 (sunrpc.rdma_max_version 1): both sides' Read, Write
@@ -37,6 +39,11 @@ guest_b() {
 	tap_check "our server took version 2 from our client, and replied in it" \
 		nfs_traced "rpcr_svc_vers: .* v2 \(first call\)" \
 		"rpcr_reply_send: v2 .*flags=0x1 "
+	tap_check "our server sent its properties and took the client's (CONNPROP)" \
+		nfs_traced "rpcr_connprop_send: .* props=0x1e .*rcsiz=96 " \
+		"rpcr_connprop_recv: .* props=0x2e .*brs=inline "
+	tap_check "our server's properties went out each time" \
+		bash -c "! grep -q 'rpcr_connprop_error:' /sys/kernel/tracing/trace"
 	tap_check "our server took version 1 from the client pinned to it" \
 		nfs_traced "rpcr_svc_vers: .* v1 \(first call\)"
 	tap_check "rpc.nfsd 0, then rmmod rpcr" \
@@ -54,6 +61,11 @@ guest_a() {
 	tap_check "v3: our client connected in version 2 and called in it" \
 		nfs_traced "rpcr_xprt_vers: .* v2 \(connect\)" \
 		"rpcr_call_send: v2 .*flags=0x0 " "rpcr_reply_recv: v2 "
+	tap_check "v3: a CONNPROP went each way, in the capture" \
+		nfs_pcap_connprop /tmp/v3.pcap
+	tap_check "v3: our client sent its properties and took the server's" \
+		nfs_traced "rpcr_connprop_send: .* props=0x2e .*brs=inline " \
+		"rpcr_connprop_recv: .* props=0x1e .*rbsiz=4096 "
 	nfs_workload v42 4.2
 	tap_check "client inline thresholds 1024, version 1" \
 		pin_v1
