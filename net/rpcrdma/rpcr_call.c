@@ -160,11 +160,13 @@ static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
  * @inv_rkey: the handle the server invalidated with its reply, 0 if none
  *
  * Sleeps until the server can no longer reach the call's buffers.
+ *
+ * Return: whether that took a LOCAL_INV of ours.
  */
-void rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey)
+bool rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey)
 {
-	if (!list_empty(&req->mrs))
-		rpcr_frwr_release(&req->mrs, inv_rkey);
+	return !list_empty(&req->mrs) &&
+	       rpcr_frwr_release(&req->mrs, inv_rkey);
 }
 
 /**
@@ -535,7 +537,10 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	req = rpcr_req(rqst);
 
 	/* first of all, the server's access to the call's memory ends */
-	rpcr_call_unregister(req, inv_rkey);
+	if (inv_rkey)
+		atomic_long_inc(&rx->remote_inv);
+	if (rpcr_call_unregister(req, inv_rkey))
+		rpcr_stat_add(rx, RPCR_ST_LOCAL_INV, 1);
 
 	n = -EPROTO;
 	if (h->proc == RPCR_ERROR) {

@@ -13,6 +13,7 @@
 
 #include "rpcr_ep.h"
 #include "rpcr_frwr.h"
+#include "rpcr_proc.h"
 #include "rpcr_props.h"
 #include "rpcr_wire2.h"
 
@@ -45,7 +46,7 @@ enum rpcr_stat {
 	RPCR_ST_MR_RECYCLED,
 	RPCR_ST_MR_ORPHANED,
 	RPCR_ST_MR_ALLOC,
-	RPCR_ST_LOCAL_INV,
+	RPCR_ST_LOCAL_INV,		/* replies after which we invalidated */
 	RPCR_ST_SBUF_EMPTY,
 	RPCR_ST_NR
 };
@@ -71,6 +72,7 @@ enum rpcr_stat {
  * @vers_done: the connection's first valid answer came: until then
  *	a call in version 2 goes alone and fits version 1's inline
  *	default (§4.3.3); cleared at connect
+ * @proc: its line in /proc/net/rpcr
  * @props: the server's transport properties on this connection (version
  *	2), reset at connect before @ep is set
  * @shdr: the header of the call being sent, under XPRT_LOCKED
@@ -81,6 +83,9 @@ enum rpcr_stat {
  *	(struct rpcr_req, on their @mrs)
  * @nspare: how many, @max_reqs at most
  * @stats: enum rpcr_stat counters
+ * @remote_inv: replies that came With Invalidate of a handle of their
+ *	call (RFC 8797, draft §6.3.3.2): not among @stats, whose columns
+ *	are Linux's
  */
 struct rpcr_xprt {
 	struct rpc_xprt		xprt;
@@ -95,6 +100,7 @@ struct rpcr_xprt {
 	u32			vers;
 	u32			vers_peer;
 	bool			vers_done;
+	struct rpcr_proc_entry	proc;
 	struct rpcr_props	props;
 	struct rpcr2_hdr	shdr;
 	struct rpcr2_hdr	rhdr;
@@ -102,6 +108,7 @@ struct rpcr_xprt {
 	struct list_head	spare;
 	u32			nspare;
 	atomic_long_t		stats[RPCR_ST_NR];
+	atomic_long_t		remote_inv;
 };
 
 /**
@@ -160,7 +167,7 @@ static inline u32 rpcr_clnt_credit2(const struct rpcr_xprt *rx)
 
 int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		      struct rpcr_sbuf *sb, struct rpcr_frwr_chain *chain);
-void rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey);
+bool rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey);
 void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey);
 
 int rpcr_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);

@@ -251,11 +251,15 @@ int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
  *
  * Sleeps until the invalidations completed: after it, the peer can no
  * longer reach the memory.
+ *
+ * Return: the LOCAL_INVs it posted, for the MRs the peer had not
+ * invalidated.
  */
-void rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey)
+u32 rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey)
 {
 	struct ib_send_wr *first = NULL, **prev = &first;
 	struct rpcr_mr *m, *tmp, *last = NULL;
+	u32 ninv = 0;
 
 	list_for_each_entry(m, mrs, node) {
 		if (inv_rkey == ~0U) {
@@ -277,6 +281,7 @@ void rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey)
 		*prev = &m->inv;
 		prev = &m->inv.next;
 		last = m;
+		ninv++;
 	}
 	if (last) {
 		struct rpcr_ep *ep = last->pool->ep;
@@ -297,10 +302,12 @@ void rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey)
 			 */
 			trace_rpcr_post_error(ep->id, -EIO);
 			rpcr_ep_disconnect(ep);
+			ninv = 0;
 		}
 	}
 	list_for_each_entry_safe(m, tmp, mrs, node) {
 		list_del(&m->node);
 		rpcr_frwr_put(m);
 	}
+	return ninv;
 }

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_proc.h"
 #include "rpcr_svc.h"
 #include "rpcr_sysctl.h"
 
@@ -15,23 +16,26 @@ static int __init rpcr_init(void)
 {
 	int rc;
 
+	rc = rpcr_proc_init();
+	if (rc)
+		return rc;
 	rc = rpcr_clnt_init();
 	if (!rc) {
 		rc = rpcr_svc_init();
 		if (rc)
 			rpcr_clnt_exit();
 	}
-	if (rc == -EEXIST) {
+	if (rc == -EEXIST)
 		pr_err("rpcr: sunrpc has an RDMA transport already; unload Linux's rpcrdma first\n");
-		return rc;
-	}
 	if (rc)
-		return rc;
+		goto fail;
 	rc = rpcr_sysctl_init();
-	if (rc) {
-		rpcr_svc_exit();
-		rpcr_clnt_exit();
-	}
+	if (!rc)
+		return 0;
+	rpcr_svc_exit();
+	rpcr_clnt_exit();
+fail:
+	rpcr_proc_exit();
 	return rc;
 }
 
@@ -40,6 +44,7 @@ static void __exit rpcr_exit(void)
 	rpcr_sysctl_exit();
 	rpcr_svc_exit();
 	rpcr_clnt_exit();
+	rpcr_proc_exit();
 }
 
 module_init(rpcr_init);

@@ -170,6 +170,7 @@ static struct rpcr_svc_xprt *rpcr_svc_alloc(struct svc_serv *serv,
 	svc_xprt_init(net, &rpcr_svc_class, &sx->xpt, serv);
 	spin_lock_init(&sx->lock);
 	rpcr_props_init(&sx->props);
+	rpcr_proc_entry_init(&sx->proc);
 	INIT_LIST_HEAD(&sx->calls);
 	INIT_LIST_HEAD(&sx->spare);
 	return sx;
@@ -220,6 +221,20 @@ static void rpcr_svc_cfg(struct rpcr_svc_xprt *sx, struct ib_device *dev,
 	cfg->ord = READ_ONCE(rpcr_svc_ord);
 }
 
+/* a connection's line in /proc/net/rpcr: the client, the version of the
+ * connection (0 before its first call), credits and inline size granted,
+ * and the client's properties
+ */
+static void rpcr_svc_proc_show(struct seq_file *m, struct rpcr_proc_entry *e)
+{
+	struct rpcr_svc_xprt *sx = container_of(e, struct rpcr_svc_xprt, proc);
+
+	seq_printf(m, " peer=%pISpc vers=%u credits=%u inline=%u",
+		   (struct sockaddr *)&sx->xpt.xpt_remote, READ_ONCE(sx->vers),
+		   sx->credits, sx->inline_size);
+	rpcr_proc_show_props(m, &sx->props);
+}
+
 static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
 {
 	struct rpcr_svc_xprt *lx = rpcr_svc(xpt), *sx;
@@ -255,6 +270,7 @@ static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
 		return NULL;
 	}
 	sx->ep = ep;
+	rpcr_proc_add(&sx->proc, sx->xpt.xpt_net, "server", rpcr_svc_proc_show);
 	return &sx->xpt;
 }
 
@@ -824,6 +840,8 @@ static void rpcr_svc_detach(struct svc_xprt *xpt)
 {
 	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
 
+	/* closed: its line goes now (rpcr_svc_free() may come much later) */
+	rpcr_proc_del(&sx->proc);
 	/* in-flight work flushes; the endpoint goes with the transport */
 	if (sx->ep)
 		rpcr_ep_disconnect(sx->ep);
@@ -834,6 +852,7 @@ static void rpcr_svc_free(struct svc_xprt *xpt)
 	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
 	struct rpcr_svc_call *call, *tmp;
 
+	rpcr_proc_del(&sx->proc);
 	if (sx->listener)
 		rpcr_listen_stop(sx->listener);
 	if (sx->ep)

@@ -6,6 +6,7 @@
 #include <linux/sunrpc/svc_xprt.h>
 
 #include "rpcr_ep.h"
+#include "rpcr_proc.h"
 #include "rpcr_props.h"
 
 /**
@@ -20,6 +21,7 @@
  * @vers: the RPC-over-RDMA version of the connection: 0 until a call
  *	in one we take arrives, then that one's for good (draft §4.3.3);
  *	set once (cmpxchg) by whichever thread takes that call
+ * @proc: a connection's line in /proc/net/rpcr, listed once accepted
  * @props: the client's transport properties (version 2, draft §5.2)
  * @lock: protects @calls, @ncalls, @spare and @nspare
  * @calls: messages received, not yet taken by a thread
@@ -34,6 +36,7 @@ struct rpcr_svc_xprt {
 	u32			credits;
 	u32			inline_size;
 	u32			vers;
+	struct rpcr_proc_entry	proc;
 	struct rpcr_props	props;
 	spinlock_t		lock;	/* @calls, @ncalls, @spare, @nspare */
 	struct list_head	calls;

@@ -273,6 +273,7 @@ static void rpcr_destroy(struct rpc_xprt *xprt)
 
 	struct rpcr_req *req, *tmp;
 
+	rpcr_proc_del(&rx->proc);
 	cancel_delayed_work_sync(&rx->connect_work);
 	rpcr_drop_ep(rx);
 	list_for_each_entry_safe(req, tmp, &rx->spare, mrs)
@@ -459,6 +460,26 @@ static const struct rpc_xprt_ops rpcr_xprt_ops = {
 
 static struct xprt_class rpcr_xprt_class;
 
+/* its line in /proc/net/rpcr: the server, whether connected, the version
+ * its connection speaks (0 before the first) and the highest the server
+ * takes, the replies that invalidated their call's memory (Send With
+ * Invalidate) and those after which we did, and the server's properties
+ */
+static void rpcr_xprt_proc_show(struct seq_file *m, struct rpcr_proc_entry *e)
+{
+	struct rpcr_xprt *rx = container_of(e, struct rpcr_xprt, proc);
+	struct rpc_xprt *xprt = &rx->xprt;
+
+	seq_printf(m, " peer=%pISpc %s vers=%u peer_vers=%u",
+		   (struct sockaddr *)&xprt->addr,
+		   xprt_connected(xprt) ? "connected" : "unconnected",
+		   READ_ONCE(rx->vers), READ_ONCE(rx->vers_peer));
+	seq_printf(m, " remote_inv=%ld local_inv=%ld",
+		   atomic_long_read(&rx->remote_inv),
+		   atomic_long_read(&rx->stats[RPCR_ST_LOCAL_INV]));
+	rpcr_proc_show_props(m, &rx->props);
+}
+
 static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 {
 	struct rpcr_xprt *rx;
@@ -502,6 +523,7 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 		xprt_set_bound(xprt);
 	rpcr_format_addresses(xprt);
 	xprt->max_payload = RPCR_MAX_PAYLOAD;
+	rpcr_proc_add(&rx->proc, xprt->xprt_net, "client", rpcr_xprt_proc_show);
 	return xprt;
 }
 

@@ -12,8 +12,11 @@
 #          server's tracepoints say version 2 (rpcr_xprt_vers,
 #          rpcr_svc_vers, rpcr_call_send, rpcr_reply_send); each side
 #          sends its transport properties in an RDMA2_CONNPROP (in the
-#          capture) and takes the other's (rpcr_connprop_send, _recv)
-#   v42    NFSv4.2 (a session with a backchannel on our client)
+#          capture) and takes the other's (rpcr_connprop_send, _recv);
+#          /proc/net/rpcr shows the client's transport and the server's
+#          connection in version 2 with the peer's properties
+#   v41    NFSv4.1 (a session with a backchannel on our client)
+#   v42    NFSv4.2, the same
 #   v3-1k  NFSv3 with our client's inline thresholds at 1024 and pinned to
 #          version 1 (sunrpc.rdma_max_version 1): both sides' Read, Write
 #          and Reply chunks, in version 1
@@ -31,11 +34,45 @@ INLINE=/proc/sys/sunrpc
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
 pin_v1() { inline_set 1024 && echo 1 >"$INLINE/rdma_max_version"; }
 
+# the lines of /proc/net/rpcr, every half second, into /tmp/rpcr-proc
+proc_watch() {
+	while sleep 0.5; do
+		grep . /proc/net/rpcr >>/tmp/rpcr-proc 2>/dev/null
+	done
+}
+
+# proc_seen RE: a line of /proc/net/rpcr matched RE
+proc_seen() {
+	grep -E "$1" /tmp/rpcr-proc | head -n 2 | sed 's/^/# /'
+	grep -qE "$1" /tmp/rpcr-proc && return 0
+	sort -u /tmp/rpcr-proc | tail -n 4 | sed 's/^/# seen: /'
+	return 1
+}
+
+# NFS_EXTRA of v3: while mounted, our transport's line
+proc_client() {
+	[[ $1 == write ]] || return 0
+	grep . /proc/net/rpcr >/tmp/rpcr-proc
+	tap_check "$2: /proc/net/rpcr: our client speaks version 2, has the server's properties" \
+		proc_seen "^client peer=$SMCR_PEER_IP:20049 connected vers=2 peer_vers=2 .* connprop=1 sbsiz=4096 rbsiz=4096 rssiz=1048576 rcsiz=96 brs=inline hostauth=0$"
+	tap_check "$2: /proc/net/rpcr: the server invalidated our chunks remotely" \
+		proc_seen "^client .* remote_inv=[1-9][0-9]* "
+}
+
 guest_b() {
+	local watch
 	nfs_xprt_load ours && nfs_trace_on rpcr && nfs_server_start
+	proc_watch &
+	watch=$!
 	barrier nfs-up 120
 	barrier nfs-done 400
+	kill "$watch"
 	nfs_server_report
+	tap_check "/proc/net/rpcr: our server's connection spoke version 2, had the client's properties" \
+		proc_seen "^server peer=$SMCR_PEER_IP:[0-9]+ vers=2 credits=[0-9]+ inline=4096 connprop=1 .* brs=inline "
+	tap_check "/proc/net/rpcr: and version 1 with the client pinned to it" \
+		proc_seen "^server peer=$SMCR_PEER_IP:[0-9]+ vers=1 .* connprop=0 "
+
 	tap_check "our server took version 2 from our client, and replied in it" \
 		nfs_traced "rpcr_svc_vers: .* v2 \(first call\)" \
 		"rpcr_reply_send: v2 .*flags=0x1 "
@@ -55,7 +92,7 @@ guest_a() {
 	nfs_xprt_load ours || return 1
 	nfs_trace_on rpcr
 	barrier nfs-up 120 || return 1
-	NFS_CAPTURE=/tmp/v3.pcap nfs_workload v3 3
+	NFS_CAPTURE=/tmp/v3.pcap NFS_EXTRA=proc_client nfs_workload v3 3
 	tap_check "v3: every RPC-over-RDMA header of the mount is of version 2, both ways" \
 		nfs_pcap_only_vers /tmp/v3.pcap 2
 	tap_check "v3: our client connected in version 2 and called in it" \
@@ -66,7 +103,10 @@ guest_a() {
 	tap_check "v3: our client sent its properties and took the server's" \
 		nfs_traced "rpcr_connprop_send: .* props=0x2e .*brs=inline " \
 		"rpcr_connprop_recv: .* props=0x1e .*rbsiz=4096 "
+	nfs_workload v41 4.1
 	nfs_workload v42 4.2
+	tap_check "v41, v42: our client spoke version 2 only" \
+		bash -c "! grep -q 'rpcr_call_send: v1 ' /sys/kernel/tracing/trace"
 	tap_check "client inline thresholds 1024, version 1" \
 		pin_v1
 	nfs_trace_on rpcr
