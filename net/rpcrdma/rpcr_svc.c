@@ -176,6 +176,16 @@ static struct rpcr_svc_xprt *rpcr_svc_alloc(struct svc_serv *serv,
 	return sx;
 }
 
+/* A transport that sunrpc never got, from a failed ->xpo_create or
+ * ->xpo_accept: svc_xprt_free() puts a reference on this module, and so
+ * does sunrpc on that failure; one is taken here for the first.
+ */
+static void rpcr_svc_discard(struct rpcr_svc_xprt *sx)
+{
+	__module_get(THIS_MODULE);
+	svc_xprt_put(&sx->xpt);
+}
+
 static struct svc_xprt *rpcr_svc_create(struct svc_serv *serv,
 					struct net *net, struct sockaddr *sa,
 					int salen, int flags)
@@ -191,7 +201,7 @@ static struct svc_xprt *rpcr_svc_create(struct svc_serv *serv,
 	set_bit(XPT_LISTENER, &sx->xpt.xpt_flags);
 	l = rpcr_listen(net, sa, &rpcr_svc_listen_ops, sx);
 	if (IS_ERR(l)) {
-		svc_xprt_put(&sx->xpt);
+		rpcr_svc_discard(sx);
 		return ERR_CAST(l);
 	}
 	sx->listener = l;
@@ -266,7 +276,7 @@ static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
 
 	ep = rpcr_ep_accept(req, &cfg, &rpcr_svc_ep_ops, sx);
 	if (IS_ERR(ep)) {
-		svc_xprt_put(&sx->xpt);
+		rpcr_svc_discard(sx);
 		return NULL;
 	}
 	sx->ep = ep;

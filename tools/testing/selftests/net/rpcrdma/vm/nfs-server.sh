@@ -18,8 +18,9 @@
 # and checks that it spoke RPC-over-RDMA version 1 as Linux's client
 # does (rpcr_svc_vers), that its svc_rdma counters rose, that both address families
 # listen on the one port, that
-# rmmod is refused while nfsd's listeners hold the module and that it
-# goes once nfsd has stopped.
+# rmmod is refused while nfsd's listeners hold the module, that a
+# listener whose port is taken fails without losing a module reference,
+# and that rmmod works once nfsd has stopped.
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
@@ -62,6 +63,23 @@ server_credits() {
 	[[ $line =~ :\ $CREDITS\ x[0-9]+$ ]]
 }
 
+# listen_taken: "rdma 20050" while rping holds that port of the CM's TCP
+# port space: knfsd's write fails, and rpcr.ko's reference count stays
+# (a failed ->xpo_create dropped one more, and nfsd's last put warned)
+listen_taken() {
+	local pid before after rc=0
+	rping -s -a 0.0.0.0 -p 20050 </dev/null >/tmp/rping.log 2>&1 &
+	pid=$!
+	wait_rdma_listen 20050 10 || rc=1
+	before=$(cat /sys/module/rpcr/refcnt)
+	echo "rdma 20050" 2>/dev/null >/proc/fs/nfsd/portlist && rc=1
+	after=$(cat /sys/module/rpcr/refcnt)
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	echo "# rpcr refcnt: $before before, $after after"
+	((rc == 0)) && [[ $before == "$after" ]]
+}
+
 guest_b() {
 	local ok=1 n
 
@@ -71,6 +89,9 @@ guest_b() {
 	echo 1 >/sys/kernel/tracing/events/rpcr/rpcr_svc_vers/enable
 	echo 20000 >/sys/kernel/tracing/buffer_size_kb
 	((ok)) && nfs_server_start
+	# before the client connects, which takes module references too
+	tap_check "a listener whose port is taken fails, rpcr's module count kept" \
+		listen_taken
 	barrier nfs-up 120
 	tap_check "rdma 20049 listens for IPv4 and IPv6" nfs_rdma_listens_both
 	tap_check "rmmod rpcr is refused while nfsd listens" \
