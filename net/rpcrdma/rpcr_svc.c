@@ -400,23 +400,41 @@ static u32 rpcr_svc_credit(const struct rpcr_svc_xprt *sx, u32 vers)
 	       rpcr2_credit(sx->credits, sx->credits) : sx->credits;
 }
 
+/* the highest version a new connection answers in: svc_rdma.max_version,
+ * or 1 for a client rdma_v1_peers names
+ */
+static u32 rpcr_svc_vers_max(struct rpcr_svc_xprt *sx)
+{
+	u32 max = rpcr_version_knob(&rpcr_svc_max_version);
+
+	if (max > RPCR_VERSION_1 &&
+	    rpcr_version1_peer((struct sockaddr *)&sx->xpt.xpt_remote))
+		max = RPCR_VERSION_1;
+	return max;
+}
+
 /* Draft §4.3.3: the connection takes the version of its first valid
- * call, if it is one we answer in (svc_rdma.max_version); a call of any
+ * call, if it is one we answer in (rpcr_svc_vers_max()); a call of any
  * other gets ERR_VERS, in version 1's layout, which every version reads.
  * Return: whether @vers may be the connection's; else @verdict says why.
  */
 static bool rpcr_svc_vers_ok(struct rpcr_svc_xprt *sx, u32 vers,
 			     struct rpcr2_err *verdict)
 {
-	u32 max = rpcr_version_knob(&rpcr_svc_max_version);
 	u32 cur = READ_ONCE(sx->vers);
+	u32 max = cur;
 
-	if (cur ? cur == vers : vers >= RPCR_VERSION_1 && vers <= max)
+	if (cur && cur == vers)
 		return true;
+	if (!cur) {
+		max = rpcr_svc_vers_max(sx);
+		if (vers >= RPCR_VERSION_1 && vers <= max)
+			return true;
+	}
 	memset(verdict, 0, sizeof(*verdict));
 	verdict->code = RPCR_ERR_VERS;
 	verdict->vers_low = cur ? cur : RPCR_VERSION_1;
-	verdict->vers_high = cur ? cur : max;
+	verdict->vers_high = max;
 	trace_rpcr_svc_vers((struct sockaddr *)&sx->xpt.xpt_remote, vers,
 			    RPCR_VERS_REFUSED);
 	return false;

@@ -2,7 +2,11 @@
 /* rpcr_sysctl: /proc/sys/sunrpc/rdma_* of the client side and
  * /proc/sys/sunrpc/svc_rdma/ of the server side
  */
+#include <linux/inet.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/moduleparam.h>
+#include <linux/string.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/sysctl.h>
 
@@ -41,6 +45,128 @@ MODULE_PARM_DESC(svc_max_version,
 static unsigned int rpcr_version_min = 1;
 static unsigned int rpcr_version_max = 2;
 
+/* Peers both sides speak version 1 with, whatever the knobs above say:
+ * IPv4 and IPv6 addresses, separated by commas or white space. Written
+ * and read under kernel_param_lock(THIS_MODULE), the lock the module
+ * parameter is set under.
+ */
+#define RPCR_V1_PEERS_LEN	256
+static char rpcr_v1_peers[RPCR_V1_PEERS_LEN];
+
+/* @tok (@len bytes) is an address; @sa, when not NULL, has it */
+static bool rpcr_peer_is(const char *tok, size_t len,
+			 const struct sockaddr *sa)
+{
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)sa;
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)sa;
+	const char *end;
+	u8 a[16];
+
+	/* the parsers stop at a character no address has: the whole
+	 * token must be the address
+	 */
+	if (in4_pton(tok, len, a, -1, &end) && end == tok + len)
+		return !sa || (sa->sa_family == AF_INET &&
+			       !memcmp(a, &sin->sin_addr, 4));
+	if (in6_pton(tok, len, a, -1, &end) && end == tok + len)
+		return !sa || (sa->sa_family == AF_INET6 &&
+			       !memcmp(a, &sin6->sin6_addr, 16));
+	return false;
+}
+
+/* Each address of @list: with @sa NULL, whether all parse; else whether
+ * one is @sa's
+ */
+static bool rpcr_peers_walk(const char *list, const struct sockaddr *sa)
+{
+	const char *delim = ", \t\n";
+	size_t len;
+
+	for (list += strspn(list, delim); *list; list += strspn(list, delim)) {
+		len = strcspn(list, delim);
+		if (rpcr_peer_is(list, len, sa) != !sa)
+			return !!sa;
+		list += len;
+	}
+	return !sa;
+}
+
+/**
+ * rpcr_version1_peer() - the peer is one version 1 is pinned for
+ * @sa: its address (its port is not looked at)
+ *
+ * Context: process, may sleep.
+ *
+ * Return: whether rdma_v1_peers names it.
+ */
+bool rpcr_version1_peer(const struct sockaddr *sa)
+{
+	bool pinned;
+
+	kernel_param_lock(THIS_MODULE);
+	pinned = rpcr_v1_peers[0] && rpcr_peers_walk(rpcr_v1_peers, sa);
+	kernel_param_unlock(THIS_MODULE);
+	return pinned;
+}
+
+/* the module parameter: a list whose every address parses */
+static int rpcr_v1_peers_set(const char *val, const struct kernel_param *kp)
+{
+	if (strlen(val) >= RPCR_V1_PEERS_LEN)
+		return -ENOSPC;
+	if (!rpcr_peers_walk(val, NULL))
+		return -EINVAL;
+	strscpy(rpcr_v1_peers, val, RPCR_V1_PEERS_LEN);
+	/* sysfs passes the line's end along */
+	rpcr_v1_peers[strcspn(rpcr_v1_peers, "\n")] = '\0';
+	return 0;
+}
+
+static int rpcr_v1_peers_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n", rpcr_v1_peers);
+}
+
+static const struct kernel_param_ops rpcr_v1_peers_ops = {
+	.set	= rpcr_v1_peers_set,
+	.get	= rpcr_v1_peers_get,
+};
+module_param_cb(v1_peers, &rpcr_v1_peers_ops, NULL, 0644);
+MODULE_PARM_DESC(v1_peers,
+		 "Peers to speak RPC-over-RDMA version 1 with, as client and server: IP addresses, comma separated; sysctl sunrpc.rdma_v1_peers");
+
+/* the sysctl: the same list, refused (EINVAL) when an address does not
+ * parse
+ */
+static int rpcr_v1_peers_handler(RPCR_CTL_TABLE_CONST struct ctl_table *table,
+				 int write, void *buffer, size_t *lenp,
+				 loff_t *ppos)
+{
+	/* a byte more than a list holds: one that long was cut short */
+	char list[RPCR_V1_PEERS_LEN + 1];
+	struct ctl_table t = {
+		.procname = table->procname,
+		.data	= list,
+		.maxlen	= sizeof(list),
+	};
+	int rc;
+
+	kernel_param_lock(THIS_MODULE);
+	strscpy(list, rpcr_v1_peers, sizeof(list));
+	kernel_param_unlock(THIS_MODULE);
+	rc = proc_dostring(&t, write, buffer, lenp, ppos);
+	if (rc || !write)
+		return rc;
+	if (strlen(list) >= RPCR_V1_PEERS_LEN)
+		return -ENOSPC;
+	if (!rpcr_peers_walk(list, NULL))
+		return -EINVAL;
+	kernel_param_lock(THIS_MODULE);
+	strscpy(rpcr_v1_peers, list, sizeof(rpcr_v1_peers));
+	kernel_param_unlock(THIS_MODULE);
+	return 0;
+}
+
 static unsigned int rpcr_slots_min = RPCRDMA_MIN_SLOT_TABLE;
 static unsigned int rpcr_slots_max = RPCRDMA_MAX_SLOT_TABLE;
 static unsigned int rpcr_inline_min = RPCRDMA_MIN_INLINE;
@@ -73,6 +199,12 @@ static struct ctl_table rpcr_sysctl_table[] = {
 		  SYSCTL_ZERO, SYSCTL_ONE),
 	RPCR_KNOB("rdma_max_version", rpcr_max_version,
 		  &rpcr_version_min, &rpcr_version_max),
+	{
+		.procname	= "rdma_v1_peers",
+		.maxlen		= RPCR_V1_PEERS_LEN,
+		.mode		= 0644,
+		.proc_handler	= rpcr_v1_peers_handler,
+	},
 #ifndef RPCR_HAVE_REGISTER_SYSCTL_SZ
 	{ }
 #endif

@@ -23,6 +23,9 @@ extern unsigned int rpcr_svc_ord;
 extern unsigned int rpcr_max_version;
 extern unsigned int rpcr_svc_max_version;
 
+struct sockaddr;
+bool rpcr_version1_peer(const struct sockaddr *sa);
+
 /* a version knob's value; a module parameter may hold any number */
 static inline u32 rpcr_version_knob(const unsigned int *knob)
 {

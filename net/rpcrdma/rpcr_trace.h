@@ -72,6 +72,7 @@ enum rpcr_vers_why {
 	RPCR_VERS_SILENT,	/* client: no answer to the first call */
 	RPCR_VERS_FIRST,	/* server: the first call's version */
 	RPCR_VERS_REFUSED,	/* server: a call of another was refused */
+	RPCR_VERS_PINNED,	/* client: rdma_v1_peers names the server */
 };
 #endif /* RPCR_TRACE_ONCE_H */
 
@@ -209,13 +210,15 @@ TRACE_DEFINE_ENUM(RPCR_VERS_ERR_VERS);
 TRACE_DEFINE_ENUM(RPCR_VERS_SILENT);
 TRACE_DEFINE_ENUM(RPCR_VERS_FIRST);
 TRACE_DEFINE_ENUM(RPCR_VERS_REFUSED);
+TRACE_DEFINE_ENUM(RPCR_VERS_PINNED);
 
 #define rpcr_show_vers_why(w)					\
 	__print_symbolic(w, { RPCR_VERS_CONNECT, "connect" },	\
 			    { RPCR_VERS_ERR_VERS, "ERR_VERS" },	\
 			    { RPCR_VERS_SILENT, "no answer" },	\
 			    { RPCR_VERS_FIRST, "first call" },	\
-			    { RPCR_VERS_REFUSED, "other refused" })
+			    { RPCR_VERS_REFUSED, "other refused" },	\
+			    { RPCR_VERS_PINNED, "pinned" })
 
 /* the version of a connection, by its peer's address (draft §4.3.3) */
 DECLARE_EVENT_CLASS(rpcr_vers_class,

@@ -113,6 +113,7 @@ static void rpcr_connect_worker(struct work_struct *work)
 	};
 	struct rpcr_frwr *frwr = NULL;
 	struct rpcr_ep *ep;
+	u32 why;
 	int rc;
 
 	ep = rpcr_ep_connect(xprt->xprt_net, (struct sockaddr *)&xprt->addr,
@@ -139,9 +140,15 @@ static void rpcr_connect_worker(struct work_struct *work)
 		WRITE_ONCE(rx->vers,
 			   min(READ_ONCE(rx->vers_peer),
 			       rpcr_version_knob(&rpcr_max_version)));
+		why = RPCR_VERS_CONNECT;
+		if (rx->vers > RPCR_VERSION_1 &&
+		    rpcr_version1_peer((struct sockaddr *)&xprt->addr)) {
+			WRITE_ONCE(rx->vers, RPCR_VERSION_1);
+			why = RPCR_VERS_PINNED;
+		}
 		WRITE_ONCE(rx->vers_done, false);
 		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, rx->vers,
-				     RPCR_VERS_CONNECT);
+				     why);
 		rpcr_count_connect(xprt);
 		xprt_set_connected(xprt);
 		/* the waiting calls go (again) now */

@@ -12,6 +12,9 @@
  *  2. The input read as field values: whatever the encoder accepts is
  *     as long as rpcr2_hdr_len() says and decodes back to those values,
  *     unless it has more Read chunks than we take.
+ *     A CONNPROP's properties, sent by rpcr2_connprop_encode(), are
+ *     the same bytes when its flags were 0; as rpcr2_props_effective()
+ *     has them, each is the value carried or its default.
  *  3. Arbitrary bytes through the decoder of either version (the one
  *     the transport uses): a header taken re-encodes to as many bytes
  *     as it took; a refused one's verdict becomes an error answer, in
@@ -22,7 +25,7 @@
 
 static struct rpcr2_hdr h, q;
 static struct rpcr2_err v;
-static u8 out[8192 + 1], auth[64];
+static u8 out[8192 + 1], out2[8192], auth[64];
 
 /* the verdict that goes with each errno of rpcr2_hdr_decode() */
 static void check_verdict(int rc, u32 htype)
@@ -79,6 +82,35 @@ static void same_props(const struct rpcr2_props *a,
 		    !memcmp(a->hostauth, b->hostauth, a->hostauth_len));
 }
 
+/* the uint32 value of property @id in @p */
+static u32 prop_val(const struct rpcr2_props *p, u32 id)
+{
+	const u32 v[] = { 0, p->sbsiz, p->rbsiz, p->rssiz, p->rcsiz, p->brs };
+
+	return v[id];
+}
+
+/* what the transport sends and keeps of a peer's properties */
+static void check_connprop(const struct rpcr2_hdr *d, int m)
+{
+	const struct rpcr2_props *p = &d->props;
+	struct rpcr2_props e;
+	u32 id;
+	int k;
+
+	k = rpcr2_connprop_encode(d->base.xid, d->base.credit, p, out2,
+				  sizeof(out2));
+	FUZZ_ASSERT(k == m);
+	FUZZ_ASSERT(d->flags || !memcmp(out2, out, m));
+	rpcr2_props_effective(p, &e);
+	for (id = RPCR2_PROP_SBSIZ; id < RPCR2_PROP_HOSTAUTH; id++)
+		FUZZ_ASSERT(prop_val(&e, id) == (p->present & 1u << id ?
+						 prop_val(p, id) :
+						 rpcr2_prop_default(id)));
+	FUZZ_ASSERT(e.present == p->present && e.hostauth == p->hostauth &&
+		    e.hostauth_len == p->hostauth_len);
+}
+
 /* decode what was encoded: an RDMA2_MSG needs a byte of its message */
 static int redecode(size_t m)
 {
@@ -110,6 +142,7 @@ static void check_decode(const u8 *data, size_t size)
 	FUZZ_ASSERT(redecode(m) == m);
 	if (h.base.proc == RPCR2_CONNPROP) {
 		same_props(&h.props, &q.props);
+		check_connprop(&h, m);
 		return;
 	}
 	FUZZ_ASSERT(m == n && !memcmp(out, data, n));

@@ -17,9 +17,12 @@
 #          connection in version 2 with the peer's properties
 #   v41    NFSv4.1 (a session with a backchannel on our client)
 #   v42    NFSv4.2, the same
-#   v3-1k  NFSv3 with our client's inline thresholds at 1024 and pinned to
-#          version 1 (sunrpc.rdma_max_version 1): both sides' Read, Write
-#          and Reply chunks, in version 1
+#   v3-ip6 NFSv3 over IPv6, whose address our server has in
+#          sunrpc.rdma_v1_peers: it answers the client's first call of
+#          version 2 with ERR_VERS, the client goes on in version 1
+#   v3-1k  NFSv3 with our client's inline thresholds at 1024 and the
+#          server's IPv4 address in the client's sunrpc.rdma_v1_peers:
+#          both sides' Read, Write and Reply chunks, in version 1
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
@@ -32,7 +35,7 @@ NFS_SERVER_XPRT=ours
 INLINE=/proc/sys/sunrpc
 
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
-pin_v1() { inline_set 1024 && echo 1 >"$INLINE/rdma_max_version"; }
+pin_v1() { inline_set 1024 && echo "$SMCR_PEER_IP" >"$INLINE/rdma_v1_peers"; }
 
 # the lines of /proc/net/rpcr, every half second, into /tmp/rpcr-proc
 proc_watch() {
@@ -62,6 +65,8 @@ proc_client() {
 guest_b() {
 	local watch
 	nfs_xprt_load ours && nfs_trace_on rpcr && nfs_server_start
+	tap_check "version 1 pinned for the client's IPv6 address" \
+		bash -c "echo '$SMCR_PEER_IP6' >$INLINE/rdma_v1_peers"
 	proc_watch &
 	watch=$!
 	barrier nfs-up 120
@@ -72,6 +77,10 @@ guest_b() {
 		proc_seen "^server peer=$SMCR_PEER_IP:[0-9]+ vers=2 credits=[0-9]+ inline=4096 connprop=1 .* brs=inline "
 	tap_check "/proc/net/rpcr: and version 1 with the client pinned to it" \
 		proc_seen "^server peer=$SMCR_PEER_IP:[0-9]+ vers=1 .* connprop=0 "
+	tap_check "/proc/net/rpcr: version 1 with the client's IPv6 address, pinned here" \
+		proc_seen "^server peer=\[$SMCR_PEER_IP6\]:[0-9]+ vers=1 "
+	tap_check "our server refused version 2 from that address" \
+		nfs_traced "rpcr_svc_vers: peer=\[$SMCR_PEER_IP6\]:[0-9]+ v2 \(other refused\)"
 
 	tap_check "our server took version 2 from our client, and replied in it" \
 		nfs_traced "rpcr_svc_vers: .* v2 \(first call\)" \
@@ -107,12 +116,17 @@ guest_a() {
 	nfs_workload v42 4.2
 	tap_check "v41, v42: our client spoke version 2 only" \
 		bash -c "! grep -q 'rpcr_call_send: v1 ' /sys/kernel/tracing/trace"
-	tap_check "client inline thresholds 1024, version 1" \
+	nfs_trace_on rpcr
+	NFS_PROTO=rdma6 NFS_SERVER=$SMCR_PEER_IP6 nfs_workload v3-ip6 3
+	tap_check "v3-ip6: the server refused version 2, our client went on in version 1" \
+		nfs_traced "rpcr_xprt_vers: .* v2 \(connect\)" \
+		"rpcr_xprt_vers: .* v1 \(ERR_VERS\)" "rpcr_call_send: v1 "
+	tap_check "client inline thresholds 1024, version 1 for the server's IPv4 address" \
 		pin_v1
 	nfs_trace_on rpcr
 	nfs_workload v3-1k 3 "" 1
 	tap_check "v3-1k: our client connected and called in version 1" \
-		nfs_traced "rpcr_xprt_vers: .* v1 \(connect\)" "rpcr_call_send: v1 "
+		nfs_traced "rpcr_xprt_vers: .* v1 \(pinned\)" "rpcr_call_send: v1 "
 	tap_check "v3-1k: and no call in version 2" \
 		bash -c "! grep -q 'rpcr_call_send: v2 ' /sys/kernel/tracing/trace"
 }

@@ -8,7 +8,8 @@
 #   - its knobs: /proc/sys/sunrpc/rdma_* and /proc/sys/sunrpc/svc_rdma/*
 #     with Linux's names, defaults and ranges (a value out of range is
 #     refused with EINVAL); the server's counters read 0 and reset when
-#     written; ours beside them, the RPC-over-RDMA version (2, or 1);
+#     written; ours beside them, the RPC-over-RDMA version (2, or 1)
+#     and the peers pinned to version 1 (addresses, checked);
 #   - it refuses to load beside Linux's rpcrdma, saying why, and loads
 #     once that is gone;
 #   - installed as `make install` does (an overlay over this kernel's
@@ -104,6 +105,12 @@ knobs() {
 		refused2 svc_rdma/max_version 0 3
 	tap_check "rdma_max_version takes 1, the module parameter reads it" \
 		bash -c "echo 1 >$SYS/rdma_max_version && [[ \$(cat /sys/module/rpcr/parameters/max_version) == 1 ]] && echo 2 >$SYS/rdma_max_version"
+	tap_check "rdma_v1_peers is empty, takes IPv4 and IPv6 addresses, the module parameter reads them" \
+		bash -c "[[ -z \$(cat $SYS/rdma_v1_peers) ]] && echo '10.0.0.1, fd00::1' >$SYS/rdma_v1_peers && [[ \$(cat /sys/module/rpcr/parameters/v1_peers) == '10.0.0.1, fd00::1' ]]"
+	tap_check "rdma_v1_peers refuses what is no address, and keeps its list" \
+		bash -c "for v in '10.0.0.1 bogus' 1.2.3 10.0.0.1x 10.0.0.1/24 fd00::1%eth0; do ! echo \$v 2>/dev/null >$SYS/rdma_v1_peers || exit 1; done; [[ \$(cat $SYS/rdma_v1_peers) == '10.0.0.1, fd00::1' ]]"
+	tap_check "v1_peers, the module parameter, refuses it too; empty clears the list" \
+		bash -c "! echo bogus 2>/dev/null >/sys/module/rpcr/parameters/v1_peers && echo >$SYS/rdma_v1_peers && [[ -z \$(cat /sys/module/rpcr/parameters/v1_peers) ]]"
 	svc_knobs
 	tap_check "rmmod rpcr removes the knobs" \
 		bash -c "rmmod rpcr && [[ ! -e $SYS/rdma_max_inline_read && ! -e $SYS/svc_rdma ]]"
