@@ -109,17 +109,24 @@ bool rpcr_version1_peer(const struct sockaddr *sa)
 	return pinned;
 }
 
-/* the module parameter: a list whose every address parses */
-static int rpcr_v1_peers_set(const char *val, const struct kernel_param *kp)
+/* @list as the peers, if it fits and its every address parses; the
+ * line's end sysfs passes along is cut. Under kernel_param_lock().
+ */
+static int rpcr_v1_peers_take(const char *list)
 {
-	if (strlen(val) >= RPCR_V1_PEERS_LEN)
+	if (strlen(list) >= RPCR_V1_PEERS_LEN)
 		return -ENOSPC;
-	if (!rpcr_peers_walk(val, NULL))
+	if (!rpcr_peers_walk(list, NULL))
 		return -EINVAL;
-	strscpy(rpcr_v1_peers, val, RPCR_V1_PEERS_LEN);
-	/* sysfs passes the line's end along */
+	strscpy(rpcr_v1_peers, list, RPCR_V1_PEERS_LEN);
 	rpcr_v1_peers[strcspn(rpcr_v1_peers, "\n")] = '\0';
 	return 0;
+}
+
+/* the module parameter, set under kernel_param_lock() by its caller */
+static int rpcr_v1_peers_set(const char *val, const struct kernel_param *kp)
+{
+	return rpcr_v1_peers_take(val);
 }
 
 static int rpcr_v1_peers_get(char *buf, const struct kernel_param *kp)
@@ -135,9 +142,7 @@ module_param_cb(v1_peers, &rpcr_v1_peers_ops, NULL, 0644);
 MODULE_PARM_DESC(v1_peers,
 		 "Peers to speak RPC-over-RDMA version 1 with, as client and server: IP addresses, comma separated; sysctl sunrpc.rdma_v1_peers");
 
-/* the sysctl: the same list, refused (EINVAL) when an address does not
- * parse
- */
+/* the sysctl: the same list, refused as the module parameter refuses */
 static int rpcr_v1_peers_handler(RPCR_CTL_TABLE_CONST struct ctl_table *table,
 				 int write, void *buffer, size_t *lenp,
 				 loff_t *ppos)
@@ -157,14 +162,10 @@ static int rpcr_v1_peers_handler(RPCR_CTL_TABLE_CONST struct ctl_table *table,
 	rc = proc_dostring(&t, write, buffer, lenp, ppos);
 	if (rc || !write)
 		return rc;
-	if (strlen(list) >= RPCR_V1_PEERS_LEN)
-		return -ENOSPC;
-	if (!rpcr_peers_walk(list, NULL))
-		return -EINVAL;
 	kernel_param_lock(THIS_MODULE);
-	strscpy(rpcr_v1_peers, list, sizeof(rpcr_v1_peers));
+	rc = rpcr_v1_peers_take(list);
 	kernel_param_unlock(THIS_MODULE);
-	return 0;
+	return rc;
 }
 
 static unsigned int rpcr_slots_min = RPCRDMA_MIN_SLOT_TABLE;
