@@ -25,8 +25,11 @@
 #include "smcr_trace.h"
 #include "smcr_wire_llc.h"
 
-/* llc_expect value of a response: the type with this bit added */
+/* llc_expect value of a response: the type with this bit added; with
+ * this one, a request or a response of the type
+ */
 #define SMCR_LLC_EXPECT_RESP	0x100
+#define SMCR_LLC_EXPECT_EITHER	0x200
 
 /* Handlers of the peer's requests the layer above takes (see
  * smcr_llc_register_req()): set at module load, before any link exists
@@ -305,13 +308,14 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		 u32 ext_len)
 {
 	struct smcr_llc_hdr hdr;
-	u16 key;
+	u16 key, expect;
 
 	if (smcr_llc_hdr_decode(msg, SMCR_WR_SIZE, &hdr))
 		return;		/* A.3: unknown messages are dropped */
 	trace_smcr_llc(link, false, hdr.type, hdr.resp);
 	key = hdr.type | (hdr.resp ? SMCR_LLC_EXPECT_RESP : 0);
-	if (READ_ONCE(link->llc_expect) == key) {
+	expect = READ_ONCE(link->llc_expect);
+	if (expect == key || expect == (hdr.type | SMCR_LLC_EXPECT_EITHER)) {
 		memcpy(link->llc_resp, msg, SMCR_WR_SIZE);
 		link->llc_resp_ext_len = smcr_llc_keep_ext(link->llc_resp_ext,
 							   &hdr, ext, ext_len);
@@ -486,22 +490,37 @@ int smcr_llc_confirm_link_client(struct smcr_link *link,
  * @link: the group's only link, still active
  *
  * §3.5.5.4: an orderly DELETE LINK of all links ends the group on both
- * sides; the peer answers, but nothing waits for that.
+ * sides. The peer may still have connections in the group that we have
+ * let go of: it aborts them, then answers (Linux sends a DELETE LINK of
+ * its own). The link stays until then, up to SMCR_LLC_WAIT, so that what
+ * the peer sends meanwhile is acknowledged: a send to a QP that is gone
+ * is retried for as long as the peer's retry count allows, for ever on
+ * rxe, and Linux waits for each abort it sent before it lets go of the
+ * group.
+ *
+ * Context: process.
  */
 void smcr_llc_delete_link(struct smcr_link *link)
 {
 	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_DELETE_LINK };
 
+	mutex_lock(&link->llc_lock);
 	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
-		return;
+		goto out;
 	m.u.delete_link.all = true;
 	m.u.delete_link.orderly = true;
 	m.u.delete_link.reason = SMCR_LLC_DEL_PROG_INIT_TERM;
-	if (smcr_llc_send(link, &m))
-		return;
-	/* on the wire before the QP goes to error and flushes it */
-	wait_event_timeout(link->tx_wait, !READ_ONCE(link->tx_busy),
-			   SMCR_LLC_WAIT);
+	reinit_completion(&link->llc_done);
+	WRITE_ONCE(link->llc_expect,
+		   SMCR_LLC_TYPE_DELETE_LINK | SMCR_LLC_EXPECT_EITHER);
+	if (smcr_llc_send(link, &m)) {
+		WRITE_ONCE(link->llc_expect, 0);
+		goto out;
+	}
+	if (smcr_llc_wait(link, &m))
+		trace_smcr_llc_unanswered(link, SMCR_LLC_TYPE_DELETE_LINK);
+out:
+	mutex_unlock(&link->llc_lock);
 }
 
 /**

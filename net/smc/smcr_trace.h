@@ -268,17 +268,29 @@ TRACE_EVENT(smcr_llc,
 		      __entry->resp ? "response" : "request")
 );
 
-/* A peer's LLC request dropped: SMCR_LLC_REQS of its requests wait */
-TRACE_EVENT(smcr_llc_drop,
-	    TP_PROTO(const struct smcr_link *link, u8 type),
-	    TP_ARGS(link, type),
-	    TP_STRUCT__entry(__field(const void *, lgr)
-			     __field(u8, type)),
-	    TP_fast_assign(__entry->lgr = link->lgr;
-			   __entry->type = type;),
-	    TP_printk("lgr=%p type=%s: too many requests unanswered",
-		      __entry->lgr, smcr_show_llc_type(__entry->type))
+/* An LLC message of a type, and what became of it */
+DECLARE_EVENT_CLASS(smcr_llc_type_class,
+		    TP_PROTO(const struct smcr_link *link, u8 type),
+		    TP_ARGS(link, type),
+		    TP_STRUCT__entry(__field(const void *, lgr)
+				     __field(u8, type)),
+		    TP_fast_assign(__entry->lgr = link->lgr;
+				   __entry->type = type;),
+		    TP_printk("lgr=%p type=%s", __entry->lgr,
+			      smcr_show_llc_type(__entry->type))
 );
+
+/* A peer's LLC request dropped: SMCR_LLC_REQS of its requests wait */
+DEFINE_EVENT(smcr_llc_type_class, smcr_llc_drop,
+	     TP_PROTO(const struct smcr_link *link, u8 type),
+	     TP_ARGS(link, type));
+
+/* Our request the peer left unanswered for SMCR_LLC_WAIT, where that
+ * does not fail the link (a group's last DELETE LINK)
+ */
+DEFINE_EVENT(smcr_llc_type_class, smcr_llc_unanswered,
+	     TP_PROTO(const struct smcr_link *link, u8 type),
+	     TP_ARGS(link, type));
 
 TRACE_DEFINE_ENUM(SMCR_DOWN_WC);
 TRACE_DEFINE_ENUM(SMCR_DOWN_QP_EVENT);

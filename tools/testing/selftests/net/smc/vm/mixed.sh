@@ -18,6 +18,13 @@
 #            smc_run on both sides)
 #   abort    the client is killed mid-transfer; the server ends, and a new
 #            connection works afterwards
+#   linger   Linux's client keeps its socket 40 s after our server
+#            closed (smc_linger.py): we stop waiting for its close after
+#            30 s, and our idle group ends with DELETE LINK while Linux's
+#            connection is still in it. Linux aborts that connection,
+#            then sends a DELETE LINK of its own; our link must stay up
+#            until then, or Linux's abort is never acknowledged (rxe
+#            retries it for ever) and its worker hangs (hung task)
 #   rkeys    Linux's client against our server: two rounds of 160
 #            connections open at once in one link group, 288 RMBs of ours
 #            in all (a round reuses 32 spares at most); none may fall
@@ -221,6 +228,27 @@ abort() {
 	peer_pair "$srv" "after-abort-$srv" $((port + 2)) 4M
 }
 
+# linger: see the top; guest a serves
+linger() {
+	local hold dl0=0 port=7635 new
+	# our close wait (30 s), then our idle time, then some
+	hold=$((40 + $(tscale 10)))
+	[[ $WHO == ours ]] && dl0=$(grep -cE 'smcr_llc(_unanswered)?: ' $TRACE/trace)
+	xpair a linger $port $((hold + 60)) \
+		"$RUN" python3 "$PY/smc_linger.py" server --port $port -- \
+		"$RUN" python3 "$PY/smc_linger.py" client --host "$SMCR_PEER_IP" \
+		--port $port --hold "$hold"
+	barrier linger-done $((hold + 90))
+	[[ $WHO == ours ]] || return 0
+	new=$(grep -E 'smcr_llc(_unanswered)?: ' $TRACE/trace | tail -n +$((dl0 + 1)) |
+		grep -E 'DELETE_LINK')
+	printf '%s\n' "$new" | sed 's/^ */# /'
+	tap_check "linger, ours serving: our idle group's DELETE LINK, then Linux's" \
+		grep -qzE 'sent type=DELETE_LINK(_V2)? request.*received type=DELETE_LINK(_V2)? ' <<<"$new"
+	tap_check "linger, ours serving: not left unanswered" \
+		test "$(grep -c smcr_llc_unanswered <<<"$new")" -eq 0
+}
+
 # rkeys: Linux's client opens ROUNDS x COUNT connections to our server,
 # COUNT at a time (smc_many.py under smc_run on both sides)
 rkeys() {
@@ -349,6 +377,7 @@ for srv in a b; do
 	closing $srv
 	abort $srv
 done
+linger
 rkeys
 noueid
 nodev
