@@ -455,7 +455,9 @@ NFS_RECOVER_S=${NFS_RECOVER_S:-60}
 #   seconds of the break. Dirty page limits of 1 and 4 MiB keep WRITEs
 #   in flight all along, instead of all at the final fsync. A write
 #   still stuck at the deadline is left to the caller's nfs_umount
-#   (which aborts its RPCs).
+#   (which aborts its RPCs). With NFS_BREAK_FLOWING=1 the writer does
+#   not pause for BREAK_CMD: WRITEs are being sent while it breaks the
+#   link, so that the client's QP has something to retransmit.
 nfs_write_through_break() {
 	local src=$1 dst=$2 mib pid t0 rc=0 k saved=()
 	shift 2
@@ -475,6 +477,7 @@ nfs_write_through_break() {
 	pid=$!
 	if _nfs_wait_file /tmp/nfs-mark "$NFS_OP_TIMEOUT"; then
 		echo "before the break: $(nfs_xprt_line | tr -s ' \t' ' ')"
+		[[ ${NFS_BREAK_FLOWING:-0} == 1 ]] && : >/tmp/nfs-go
 		"$@" || rc=1
 	else
 		echo "the first $((mib / 3)) MiB did not go into dd within ${NFS_OP_TIMEOUT}s"
