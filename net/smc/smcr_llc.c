@@ -339,6 +339,13 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 	smcr_llc_req_queue(link, msg, &hdr, ext, ext_len);
 }
 
+/* The llc_expect value a waiter announces, before what makes it come */
+static void smcr_llc_expect_key(struct smcr_link *link, u16 key)
+{
+	reinit_completion(&link->llc_done);
+	WRITE_ONCE(link->llc_expect, key);
+}
+
 /**
  * smcr_llc_expect() - announce the LLC message a caller will wait for
  * @link: link
@@ -350,9 +357,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
  */
 void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp)
 {
-	reinit_completion(&link->llc_done);
-	WRITE_ONCE(link->llc_expect,
-		   type | (resp ? SMCR_LLC_EXPECT_RESP : 0));
+	smcr_llc_expect_key(link, type | (resp ? SMCR_LLC_EXPECT_RESP : 0));
 }
 
 /**
@@ -510,9 +515,8 @@ void smcr_llc_delete_link(struct smcr_link *link)
 	m.u.delete_link.all = true;
 	m.u.delete_link.orderly = true;
 	m.u.delete_link.reason = SMCR_LLC_DEL_PROG_INIT_TERM;
-	reinit_completion(&link->llc_done);
-	WRITE_ONCE(link->llc_expect,
-		   SMCR_LLC_TYPE_DELETE_LINK | SMCR_LLC_EXPECT_EITHER);
+	smcr_llc_expect_key(link,
+			    SMCR_LLC_TYPE_DELETE_LINK | SMCR_LLC_EXPECT_EITHER);
 	if (smcr_llc_send(link, &m)) {
 		WRITE_ONCE(link->llc_expect, 0);
 		goto out;
