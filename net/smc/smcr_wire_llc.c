@@ -100,6 +100,10 @@
 /* TEST LINK, A.3.8 */
 #define OFF_TL_DATA		4
 
+/* REQUEST ADD LINK (Linux) */
+#define OFF_RAL_GID_CNT		24
+#define OFF_RAL_GID		SMCR_LLC_REQ_ADD_GIDS_OFF
+
 #define SMCR_U24_MAX		0xffffffu
 #define SMCR_NIBBLE_MAX		0x0f
 
@@ -872,6 +876,60 @@ int smcr_llc_test_link_decode(const u8 *buf, size_t len,
 	return 0;
 }
 
+/**
+ * smcr_llc_req_add_link_encode() - build a REQUEST ADD LINK
+ * @m: message contents
+ * @buf: output buffer
+ * @len: size of @buf
+ *
+ * Writes the count and the first GID; a version 2 message with more
+ * GIDs is made longer by the caller (smcr_llc_set_v2_length()), the
+ * others right after byte 44.
+ *
+ * Return: SMCR_LLC_MSG_LEN or -ENOSPC if @len is too small.
+ */
+int smcr_llc_req_add_link_encode(const struct smcr_llc_req_add_link *m,
+				 u8 *buf, size_t len)
+{
+	int rc;
+
+	rc = smcr_llc_start(buf, len, SMCR_LLC_TYPE_REQ_ADD_LINK,
+			    smcr_llc_resp_flag(m->resp));
+	if (rc)
+		return rc;
+	buf[OFF_RAL_GID_CNT] = m->gid_cnt;
+	memcpy(buf + OFF_RAL_GID, m->gid, SMCR_LLC_GID_LEN);
+	return SMCR_LLC_MSG_LEN;
+}
+
+/**
+ * smcr_llc_req_add_link_decode() - parse a REQUEST ADD LINK
+ * @buf: received bytes
+ * @len: number of bytes in @buf
+ * @m: filled with the decoded message; zeroed first
+ *
+ * Only the first GID is read; a request that offers none (any reply)
+ * has @m->gid zeroed.
+ *
+ * Return: 0 or a negative errno as described at the top of this file.
+ */
+int smcr_llc_req_add_link_decode(const u8 *buf, size_t len,
+				 struct smcr_llc_req_add_link *m)
+{
+	struct smcr_llc_hdr h;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = smcr_llc_frame(buf, len, SMCR_LLC_TYPE_REQ_ADD_LINK, &h);
+	if (rc)
+		return rc;
+	m->resp = h.resp;
+	m->gid_cnt = buf[OFF_RAL_GID_CNT];
+	if (m->gid_cnt)
+		memcpy(m->gid, buf + OFF_RAL_GID, SMCR_LLC_GID_LEN);
+	return 0;
+}
+
 /* the version 1 message of @m->type, whatever @m->version says */
 static int smcr_llc_encode_v1(const struct smcr_llc_msg *m, u8 *buf,
 			      size_t len)
@@ -901,6 +959,9 @@ static int smcr_llc_encode_v1(const struct smcr_llc_msg *m, u8 *buf,
 						   buf, len);
 	case SMCR_LLC_TYPE_TEST_LINK:
 		return smcr_llc_test_link_encode(&m->u.test_link, buf, len);
+	case SMCR_LLC_TYPE_REQ_ADD_LINK:
+		return smcr_llc_req_add_link_encode(&m->u.req_add_link,
+						    buf, len);
 	}
 	return -EINVAL;
 }
@@ -962,10 +1023,9 @@ int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len)
  *	filled in; the whole structure is zeroed first
  *
  * Dispatches on the base type; a version 2 body is read from the first
- * SMCR_LLC_MSG_LEN bytes in the version 1 layout.  REQUEST ADD LINK
- * has no decoder (-EPROTO).  For -EPROTO the caller decides with
- * smcr_llc_type_discardable() whether to drop the message silently or
- * to treat it as a protocol violation (A.3).
+ * SMCR_LLC_MSG_LEN bytes in the version 1 layout.  For -EPROTO the
+ * caller decides with smcr_llc_type_discardable() whether to drop the
+ * message silently or to treat it as a protocol violation (A.3).
  *
  * Return: 0 or a negative errno as described at the top of this file.
  */
@@ -1003,6 +1063,9 @@ int smcr_llc_decode(const u8 *buf, size_t len, struct smcr_llc_msg *m)
 						   &m->u.delete_rkey);
 	case SMCR_LLC_TYPE_TEST_LINK:
 		return smcr_llc_test_link_decode(buf, len, &m->u.test_link);
+	case SMCR_LLC_TYPE_REQ_ADD_LINK:
+		return smcr_llc_req_add_link_decode(buf, len,
+						    &m->u.req_add_link);
 	}
 	return -EPROTO;
 }

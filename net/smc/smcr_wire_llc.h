@@ -44,8 +44,9 @@
  * decoders of its own (smcr_llc_add_link_ext_*), which take the bytes
  * after the first 44.  In the first 44 bytes, the bodies of the
  * version 2 CONFIRM LINK, ADD LINK, DELETE LINK, CONFIRM RKEY, TEST LINK
- * and DELETE RKEY have the version 1 layouts; REQUEST ADD LINK is known
- * by its header only, in either version, and has no body decoder.
+ * and DELETE RKEY have the version 1 layouts; REQUEST ADD LINK has the
+ * same layout in either version, its GIDs after the first one past byte
+ * 44.
  *
  * Decoded messages are plain C structures holding host-order values.
  * Reserved bits and bytes are ignored on receive and sent as zero.
@@ -72,9 +73,10 @@
 #define SMCR_LLC_TYPE_DELETE_RKEY	0x09
 
 /* Types used by Linux but not by RFC 7609.  REQUEST ADD LINK (5) is
- * sent by Linux only in SMC-Rv2 link groups; its header is known, its
- * body is not decoded (-EPROTO).  The SMC-Rv2 type bytes are the base
- * type with LLC version 2 in the high nibble.
+ * sent by Linux only in SMC-Rv2 link groups: a client asks the server
+ * to add a link, offering GIDs for it (struct smcr_llc_req_add_link).
+ * The SMC-Rv2 type bytes are the base type with LLC version 2 in the
+ * high nibble.
  */
 #define SMCR_LLC_TYPE_REQ_ADD_LINK	0x05
 #define SMCR_LLC_TYPE_CONFIRM_LINK_V2	0x21
@@ -369,6 +371,24 @@ struct smcr_llc_test_link {
 	u8 user_data[SMCR_LLC_TEST_DATA_LEN];
 };
 
+/* REQUEST ADD LINK: where its GIDs start; the second one starts at
+ * byte 44, after which Linux reads them from its 8 KiB buffer
+ */
+#define SMCR_LLC_REQ_ADD_GIDS_OFF	28
+
+/**
+ * struct smcr_llc_req_add_link - REQUEST ADD LINK (Linux's type 5)
+ * @resp: reply flag; a reply carries no GID (Linux zeroes the body)
+ * @gid_cnt: GIDs the client offers for the new link; the first is
+ *	the one of the link it already has
+ * @gid: the first of them; the others follow byte 44
+ */
+struct smcr_llc_req_add_link {
+	bool resp;
+	u8 gid_cnt;
+	u8 gid[SMCR_LLC_GID_LEN];
+};
+
 /**
  * struct smcr_llc_msg - any decoded LLC message
  * @version: SMCR_LLC_VERSION_*, the header format; a zeroed structure
@@ -384,6 +404,7 @@ struct smcr_llc_test_link {
  * @u.confirm_rkey_cont: for SMCR_LLC_TYPE_CONFIRM_RKEY_CONT
  * @u.delete_rkey: for SMCR_LLC_TYPE_DELETE_RKEY
  * @u.test_link: for SMCR_LLC_TYPE_TEST_LINK
+ * @u.req_add_link: for SMCR_LLC_TYPE_REQ_ADD_LINK
  */
 struct smcr_llc_msg {
 	u8 version;
@@ -397,6 +418,7 @@ struct smcr_llc_msg {
 		struct smcr_llc_confirm_rkey_cont confirm_rkey_cont;
 		struct smcr_llc_delete_rkey delete_rkey;
 		struct smcr_llc_test_link test_link;
+		struct smcr_llc_req_add_link req_add_link;
 	} u;
 };
 
@@ -452,6 +474,11 @@ int smcr_llc_test_link_encode(const struct smcr_llc_test_link *m,
 			      u8 *buf, size_t len);
 int smcr_llc_test_link_decode(const u8 *buf, size_t len,
 			      struct smcr_llc_test_link *m);
+
+int smcr_llc_req_add_link_encode(const struct smcr_llc_req_add_link *m,
+				 u8 *buf, size_t len);
+int smcr_llc_req_add_link_decode(const u8 *buf, size_t len,
+				 struct smcr_llc_req_add_link *m);
 
 int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len);
 int smcr_llc_decode(const u8 *buf, size_t len, struct smcr_llc_msg *m);

@@ -64,6 +64,10 @@ static void check_typed(const u8 *data, size_t size,
 	case SMCR_LLC_TYPE_TEST_LINK:
 		trc = smcr_llc_test_link_decode(data, size, &t.u.test_link);
 		break;
+	case SMCR_LLC_TYPE_REQ_ADD_LINK:
+		trc = smcr_llc_req_add_link_decode(data, size,
+						   &t.u.req_add_link);
+		break;
 	default:
 		FUZZ_ASSERT(rc < 0);
 		return;

@@ -769,13 +769,17 @@ static void test_v2_add_link_ext_encode(void)
 		 -EINVAL);
 }
 
-/* REQUEST ADD LINK: the header is known, the body is not decoded */
+/* REQUEST ADD LINK: the count and the first GID in the first 44 bytes,
+ * the other GIDs after them; a reply is Linux's request with the body
+ * zeroed and the length 44
+ */
 static void test_req_add_link(void)
 {
 	const u8 *r = golden_v2_req_add_link;
 	struct smcr_llc_hdr h;
 	struct smcr_llc_msg m;
-	u8 b[SMCR_LLC_MSG_LEN];
+	u8 b[GOLDEN_V2_REQ_ADD_LINK_LEN];
+	unsigned int i;
 
 	CHECK_EQ(smcr_llc_hdr_decode(r, SMCR_LLC_MSG_LEN, &h), 0);
 	CHECK_EQ(h.version, SMCR_LLC_VERSION_2);
@@ -783,24 +787,55 @@ static void test_req_add_link(void)
 	CHECK_EQ(h.length, GOLDEN_V2_REQ_ADD_LINK_LEN);
 	CHECK_EQ(h.flags, 0);
 	CHECK(!h.resp);
-	CHECK_EQ(smcr_llc_hdr_decode(r, GOLDEN_V2_REQ_ADD_LINK_LEN, &h), 0);
-	CHECK_EQ(smcr_llc_decode(r, SMCR_LLC_MSG_LEN, &m), -EPROTO);
-	CHECK_EQ(smcr_llc_decode(r, GOLDEN_V2_REQ_ADD_LINK_LEN, &m), -EPROTO);
+	CHECK_EQ(smcr_llc_decode(r, GOLDEN_V2_REQ_ADD_LINK_LEN, &m), 0);
+	CHECK_EQ(m.version, SMCR_LLC_VERSION_2);
+	CHECK_EQ(m.type, SMCR_LLC_TYPE_REQ_ADD_LINK);
+	CHECK(!m.u.req_add_link.resp);
+	CHECK_EQ(m.u.req_add_link.gid_cnt, 2);
+	CHECK(!memcmp(m.u.req_add_link.gid, r + SMCR_LLC_REQ_ADD_GIDS_OFF,
+		      SMCR_LLC_GID_LEN));
+	CHECK_EQ(smcr_llc_req_add_link_decode(r, SMCR_LLC_MSG_LEN - 1,
+					      &m.u.req_add_link), -EMSGSIZE);
+	CHECK_EQ(smcr_llc_req_add_link_decode(golden_test_link,
+					      SMCR_LLC_MSG_LEN,
+					      &m.u.req_add_link), -EPROTO);
 
-	/* the version 1 type byte: the same */
-	memcpy(b, golden_test_link, sizeof(b));
+	/* encoded back: the first 44 bytes, the second GID and the
+	 * length left to the caller
+	 */
+	CHECK_EQ(smcr_llc_decode(r, SMCR_LLC_MSG_LEN, &m), 0);
+	memset(b, 0xee, sizeof(b));
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	memcpy(b + SMCR_LLC_MSG_LEN, r + SMCR_LLC_MSG_LEN,
+	       GOLDEN_V2_REQ_ADD_LINK_LEN - SMCR_LLC_MSG_LEN);
+	CHECK_EQ(smcr_llc_set_v2_length(b, sizeof(b),
+					GOLDEN_V2_REQ_ADD_LINK_LEN), 0);
+	CHECK(!memcmp(b, r, GOLDEN_V2_REQ_ADD_LINK_LEN));
+	CHECK_EQ(smcr_llc_encode(&m, b, SMCR_LLC_MSG_LEN - 1), -ENOSPC);
+
+	/* the reply: R set, body zero, 44 bytes */
+	memset(&m, 0, sizeof(m));
+	m.version = SMCR_LLC_VERSION_2;
+	m.type = SMCR_LLC_TYPE_REQ_ADD_LINK;
+	m.u.req_add_link.resp = true;
+	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), SMCR_LLC_MSG_LEN);
+	CHECK_EQ(b[0], SMCR_LLC_TYPE_REQ_ADD_LINK_V2);
+	CHECK_EQ(b[1], SMCR_LLC_MSG_LEN);
+	CHECK_EQ(b[2], 0);
+	CHECK_EQ(b[3], SMCR_LLC_FLAG_RESP);
+	for (i = SMCR_LLC_HDR_LEN; i < SMCR_LLC_MSG_LEN; i++)
+		CHECK_EQ(b[i], 0);
+	CHECK_EQ(smcr_llc_decode(b, SMCR_LLC_MSG_LEN, &m), 0);
+	CHECK(m.u.req_add_link.resp);
+	CHECK_EQ(m.u.req_add_link.gid_cnt, 0);
+
+	/* the version 1 type byte: the same layout */
 	b[0] = SMCR_LLC_TYPE_REQ_ADD_LINK;
-	CHECK_EQ(smcr_llc_hdr_decode(b, sizeof(b), &h), 0);
+	CHECK_EQ(smcr_llc_hdr_decode(b, SMCR_LLC_MSG_LEN, &h), 0);
 	CHECK_EQ(h.version, SMCR_LLC_VERSION_1);
 	CHECK_EQ(h.type, SMCR_LLC_TYPE_REQ_ADD_LINK);
-	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), -EPROTO);
-
-	/* and no encoder in either version */
-	memset(&m, 0, sizeof(m));
-	m.type = SMCR_LLC_TYPE_REQ_ADD_LINK;
-	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
-	m.version = SMCR_LLC_VERSION_2;
-	CHECK_EQ(smcr_llc_encode(&m, b, sizeof(b)), -EINVAL);
+	CHECK_EQ(smcr_llc_decode(b, SMCR_LLC_MSG_LEN, &m), 0);
+	CHECK_EQ(m.version, SMCR_LLC_VERSION_1);
 }
 
 /* the version 2 length is little-endian, 44 to 8192 */
@@ -856,7 +891,7 @@ static void test_v2_length(void)
 static void test_v2_reject(void)
 {
 	static const u8 no_v2[] = { 0, SMCR_LLC_TYPE_ADD_LINK_CONT,
-		SMCR_LLC_TYPE_REQ_ADD_LINK, SMCR_LLC_TYPE_CONFIRM_RKEY_CONT,
+		SMCR_LLC_TYPE_CONFIRM_RKEY_CONT,
 		10, 15, SMCR_LLC_TYPE_CONFIRM_LINK_V2 };
 	static const u8 versions[] = { 1, 3, 4, 15, 16, 0x20, 0xff };
 	struct smcr_llc_hdr h;
@@ -1137,6 +1172,8 @@ static int dec_dr(const u8 *b, size_t n, void *m)
 { return smcr_llc_delete_rkey_decode(b, n, m); }
 static int dec_tl(const u8 *b, size_t n, void *m)
 { return smcr_llc_test_link_decode(b, n, m); }
+static int dec_ral(const u8 *b, size_t n, void *m)
+{ return smcr_llc_req_add_link_decode(b, n, m); }
 static int dec_any(const u8 *b, size_t n, void *m)
 { return smcr_llc_decode(b, n, m); }
 
@@ -1152,6 +1189,7 @@ static const struct {
 	{ SMCR_LLC_TYPE_CONFIRM_RKEY_CONT, dec_crc },
 	{ SMCR_LLC_TYPE_DELETE_RKEY, dec_dr },
 	{ SMCR_LLC_TYPE_TEST_LINK, dec_tl },
+	{ SMCR_LLC_TYPE_REQ_ADD_LINK, dec_ral },
 };
 
 static void test_wrong_type(void)
@@ -1172,9 +1210,8 @@ static void test_wrong_type(void)
 
 static void test_unknown_types(void)
 {
-	static const u8 types[] = { 0x00, SMCR_LLC_TYPE_REQ_ADD_LINK, 0x0a,
-		0x0f, 0x11, 0x20, 0x23, SMCR_LLC_TYPE_REQ_ADD_LINK_V2, 0x28,
-		0x2a, 0x2f, 0x31, 0x37, 0x81, 0xfe, 0xff };
+	static const u8 types[] = { 0x00, 0x0a, 0x0f, 0x11, 0x20, 0x23,
+		0x28, 0x2a, 0x2f, 0x31, 0x37, 0x81, 0xfe, 0xff };
 	struct smcr_llc_msg m;
 	unsigned int i;
 	u8 b[SMCR_LLC_MSG_LEN];
