@@ -404,6 +404,36 @@ bool smcr_ib_pnet_clear(const u8 *pnetid)
  */
 static void (*smcr_ib_added)(struct smcr_ibdev *dev);
 static void (*smcr_ib_removing)(struct smcr_ibdev *dev, unsigned int round);
+static void (*smcr_ib_port_up)(struct smcr_ibdev *dev);
+
+static void smcr_ib_port_work(struct work_struct *work)
+{
+	struct smcr_ibdev *dev = container_of(work, struct smcr_ibdev,
+					      port_work);
+
+	smcr_ib_port_up(dev);
+}
+
+/* A port that became active, or whose GID table changed (an address
+ * added to its network device), may give a group the second path it
+ * lacks (RFC 7609 §3.5.5.4: a link is added back when its path returns).
+ * Context: any; the layer above hears of it from a work item.
+ */
+static void smcr_ib_event(struct ib_event_handler *handler,
+			  struct ib_event *event)
+{
+	struct smcr_ibdev *dev = container_of(handler, struct smcr_ibdev,
+					      events);
+
+	switch (event->event) {
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_GID_CHANGE:
+		schedule_work(&dev->port_work);
+		break;
+	default:
+		break;
+	}
+}
 
 static int smcr_ib_add(struct ib_device *ibdev)
 {
@@ -420,11 +450,14 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	if (!dev)
 		return -ENOMEM;
 	dev->ibdev = ibdev;
+	INIT_WORK(&dev->port_work, smcr_ib_port_work);
+	INIT_IB_EVENT_HANDLER(&dev->events, ibdev, smcr_ib_event);
 	mutex_lock(&smcr_ib_lock);
 	list_add_tail(&dev->list, &smcr_ibdevs);
 	mutex_unlock(&smcr_ib_lock);
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
 	smcr_ib_added(dev);
+	ib_register_event_handler(&dev->events);
 	return 0;
 }
 
@@ -439,6 +472,8 @@ static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 	struct smcr_ibdev *dev = data;
 	unsigned int round = 0;
 
+	ib_unregister_event_handler(&dev->events);
+	cancel_work_sync(&dev->port_work);
 	mutex_lock(&smcr_ib_lock);
 	list_del(&dev->list);
 	mutex_unlock(&smcr_ib_lock);
@@ -461,14 +496,18 @@ static struct ib_client smcr_ib_client = {
  * @removing: told of a device that goes: it must end every link on it;
  *	called again every second until the links are gone, with the
  *	number of calls before
+ * @port_up: told, in process context, that a port of a listed device
+ *	became active or has a changed GID table
  *
  * Return: 0 or a negative errno.
  */
 int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
-		 void (*removing)(struct smcr_ibdev *dev, unsigned int round))
+		 void (*removing)(struct smcr_ibdev *dev, unsigned int round),
+		 void (*port_up)(struct smcr_ibdev *dev))
 {
 	smcr_ib_added = added;
 	smcr_ib_removing = removing;
+	smcr_ib_port_up = port_up;
 	get_random_bytes(smcr_system_id, 2);
 	return ib_register_client(&smcr_ib_client);
 }

@@ -23,12 +23,18 @@ struct net_device;
  * @links: number of links using the device (smcr_ib_lock)
  * @pnetid: PNET IDs of ports 1 and 2 the PNET table gave (NUL padded,
  *	empty for none; smcr_ib_lock)
+ * @events: the device's asynchronous events, registered while it is
+ *	listed
+ * @port_work: tells the layer above that a port came up (the port_up
+ *	callback of smcr_ib_init()), from process context
  */
 struct smcr_ibdev {
 	struct list_head	list;
 	struct ib_device	*ibdev;
 	int			links;
 	u8			pnetid[SMCR_PNET_PORTS][SMCR_PNETID_LEN];
+	struct ib_event_handler	events;
+	struct work_struct	port_work;
 };
 
 /**
@@ -65,7 +71,8 @@ int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
 		 void *arg);
 void smcr_ib_system_id(u8 *id);
 int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
-		 void (*removing)(struct smcr_ibdev *dev, unsigned int round));
+		 void (*removing)(struct smcr_ibdev *dev, unsigned int round),
+		 void (*port_up)(struct smcr_ibdev *dev));
 void smcr_ib_exit(void);
 
 #endif /* SMCR_IB_H */

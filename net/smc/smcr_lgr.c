@@ -169,7 +169,8 @@ static void smcr_lgr_add_work(struct work_struct *work)
 /**
  * smcr_lgr_want_link() - have the registered adder add a link to a group
  * @lgr: group, referenced by the caller
- * @delay: jiffies to wait first
+ * @delay: jiffies to wait first; 0 also brings a pending later call
+ *	forward
  *
  * Nothing happens once the group is terminating, whose end takes back a
  * pending call (smcr_lgr_cancel_add()).
@@ -178,16 +179,41 @@ static void smcr_lgr_add_work(struct work_struct *work)
  */
 void smcr_lgr_want_link(struct smcr_lgr *lgr, unsigned long delay)
 {
-	bool queued;
+	bool queued = false;
 
 	kref_get(&lgr->kref);
 	spin_lock_bh(&lgr->lock);
-	queued = !lgr->terminating &&
-		 queue_delayed_work(smcr_hs_wq, &lgr->add_work, delay);
+	/* a call pending already holds its own reference */
+	if (!lgr->terminating && delay)
+		queued = queue_delayed_work(smcr_hs_wq, &lgr->add_work, delay);
+	else if (!lgr->terminating)
+		queued = !mod_delayed_work(smcr_hs_wq, &lgr->add_work, 0);
 	spin_unlock_bh(&lgr->lock);
 	/* not the last: the caller's is left */
 	if (!queued)
 		smcr_lgr_put(lgr);
+}
+
+/**
+ * smcr_lgr_port_up() - a RoCE port came up, or its GIDs changed
+ * @dev: its device
+ *
+ * It may be the path a group of one link lacks (§3.5.5.4): every group
+ * has its adder try at once, which does nothing for a group that has its
+ * links or cannot use the port.
+ *
+ * Context: process.
+ */
+void smcr_lgr_port_up(struct smcr_ibdev *dev)
+{
+	struct smcr_lgr *lgr;
+
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		atomic_set(&lgr->add_asked, 1);
+		smcr_lgr_want_link(lgr, 0);
+	}
+	spin_unlock_bh(&smcr_lgrs_lock);
 }
 
 /* A group that ends adds no link: a pending try goes, with its reference

@@ -102,6 +102,10 @@ struct smcr_rtoken {
  * @last_link_id: the link id last given to a new link; under @links_lock
  * @had_links: a further link came up once; under @links_lock
  * @add_fails: the adder's offers that failed in a row; under @links_lock
+ * @add_asked: the adder is to try now, whatever its retry interval: the
+ *	client asked for a link (REQUEST ADD LINK), or a port came up.
+ *	Set where @links_lock may not be taken (a link's request work,
+ *	under smcr_lgrs_lock), taken by the adder (atomic_xchg())
  * @drop_work: takes links that went down off the group, their
  *	connections moved to an active one
  */
@@ -142,6 +146,7 @@ struct smcr_lgr {
 	u8			last_link_id;
 	bool			had_links;
 	u8			add_fails;
+	atomic_t		add_asked;
 	struct work_struct	drop_work;
 };
 
@@ -353,6 +358,7 @@ void smcr_lgr_register_move(smcr_lgr_move_t move);
 typedef unsigned long (*smcr_lgr_add_t)(struct smcr_lgr *lgr);
 void smcr_lgr_register_add(smcr_lgr_add_t add);
 void smcr_lgr_want_link(struct smcr_lgr *lgr, unsigned long delay);
+void smcr_lgr_port_up(struct smcr_ibdev *dev);
 struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
 					const u8 *peer_gid, u32 peer_qpn);
 void smcr_conn_unregister(struct smcr_sock *smc);

@@ -25,7 +25,10 @@
  * up (smcr_links_add(): at once, then after add_link_retry seconds,
  * backing off): on another device than that link's, so that the group
  * has two paths again (§3.5.5.4: a lost link is re-added when it comes
- * back). Link ids are not reused at once.
+ * back). Link ids are not reused at once. A port that comes up has the
+ * adder of every group try at once (smcr_lgr_port_up()): a server offers
+ * a link; a client asks for one (Linux's REQUEST ADD LINK, SMC-Rv2 only),
+ * and a server asked answers and offers one the same way.
  *
  * max_links (module parameter) is 2 by default; with 1 no second link is
  * offered, and one offered by the peer is rejected.
@@ -483,6 +486,34 @@ fail:
 	return rc;
 }
 
+/* Client: ask the server for a link (Linux's REQUEST ADD LINK, SMC-Rv2
+ * only), naming the GID of the link we have and one of another port of
+ * ours, after a port came up in a group of one link. The server offers
+ * one (ADD LINK, taken as any offer) or answers that it will not; nothing
+ * waits for either.
+ */
+static void smcr_links_ask(struct smcr_lgr *lgr)
+{
+	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_REQ_ADD_LINK };
+	struct smcr_link *link = smcr_lgr_primary(lgr), *free;
+	struct smcr_ib_port alt;
+	int rc;
+
+	lockdep_assert_held(&lgr->links_lock);
+	if (lgr->version != SMCR_CLC_V2 ||
+	    READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
+	    smcr_links_up(lgr, &free) >= smcr_links_max() || !free)
+		return;
+	rc = smcr_ib_find_alt_port(&link->port, true, &alt);
+	if (!rc) {
+		m.u.req_add_link.gid_cnt = 2;
+		memcpy(m.u.req_add_link.gid, link->port.gid, SMCR_LLC_GID_LEN);
+		rc = smcr_llc_send_ext(link, &m, alt.gid, SMCR_LLC_GID_LEN);
+		smcr_ib_put_port(&alt);
+	}
+	trace_smcr_links_ask(link, rc);
+}
+
 /* Registered with the link groups: a server's offer of a further link,
  * after the first contact and after a link left. A lost link is offered
  * again after add_link_retry seconds, then after twice, four and eight
@@ -497,8 +528,17 @@ static unsigned long smcr_links_add(struct smcr_lgr *lgr)
 				    SMCR_LINKS_RETRY_MAX) * (unsigned long)HZ;
 	int rc;
 
-	/* a link that left comes back only with add_link_retry set */
-	if (!lgr->server || (lgr->had_links && !retry))
+	bool asked = atomic_xchg(&lgr->add_asked, 0);
+
+	if (!lgr->server) {
+		if (asked)
+			smcr_links_ask(lgr);
+		return 0;
+	}
+	/* a link that left comes back with add_link_retry set, or when
+	 * the client asks for it or a port comes up
+	 */
+	if (lgr->had_links && !retry && !asked)
 		return 0;
 	rc = smcr_links_offer(lgr);
 	if (!rc || rc == -EALREADY || rc == -ECONNREFUSED) {
@@ -677,6 +717,29 @@ reject:
 	smcr_links_reject(link, m);
 }
 
+/* The client's REQUEST ADD LINK (registered with the LLC layer): Linux's
+ * SMC-Rv2 client sends it when a port of its comes up while its group
+ * has one link, with the GIDs it could use. The answer goes first, so
+ * that the client is free for other LLC exchanges whatever becomes of the
+ * offer; then the adder offers a link, from another device of ours
+ * (smcr_links_port()), even with add_link_retry 0.
+ */
+static void smcr_links_rx_req_add(struct smcr_link *link,
+				  struct smcr_llc_msg *m, const u8 *ext,
+				  u32 ext_len)
+{
+	struct smcr_lgr *lgr = link->lgr;
+
+	/* a server asks for nothing: not answered */
+	if (!lgr->server)
+		return;
+	smcr_llc_req_add_link_answer(link, m);
+	if (smcr_links_max() < 2)
+		return;
+	atomic_set(&lgr->add_asked, 1);
+	smcr_lgr_want_link(lgr, 0);
+}
+
 /* The peer's CONFIRM RKEY (A.3.5): its new RMB on other links too */
 static void smcr_links_rx_confirm_rkey(struct smcr_link *link,
 				       struct smcr_llc_msg *m, const u8 *ext,
@@ -815,6 +878,8 @@ out:
 void smcr_links_init(void)
 {
 	smcr_llc_register_req(SMCR_LLC_TYPE_ADD_LINK, smcr_links_rx_add);
+	smcr_llc_register_req(SMCR_LLC_TYPE_REQ_ADD_LINK,
+			      smcr_links_rx_req_add);
 	smcr_llc_register_req(SMCR_LLC_TYPE_CONFIRM_RKEY,
 			      smcr_links_rx_confirm_rkey);
 	smcr_llc_register_req(SMCR_LLC_TYPE_DELETE_RKEY,
@@ -830,6 +895,7 @@ void smcr_links_init(void)
 void smcr_links_exit(void)
 {
 	smcr_llc_register_req(SMCR_LLC_TYPE_ADD_LINK, NULL);
+	smcr_llc_register_req(SMCR_LLC_TYPE_REQ_ADD_LINK, NULL);
 	smcr_llc_register_req(SMCR_LLC_TYPE_CONFIRM_RKEY, NULL);
 	smcr_llc_register_req(SMCR_LLC_TYPE_DELETE_RKEY, NULL);
 	smcr_lgr_register_add(NULL);

@@ -7,7 +7,7 @@
  * waiting names the message it expects in llc_expect, and the receive
  * path hands that message over, with the extension of a version 2 ADD
  * LINK. The peer's requests (TEST LINK, DELETE LINK, CONFIRM RKEY, DELETE
- * RKEY, ADD LINK) are answered from a work item, since sending may sleep:
+ * RKEY, ADD LINK, Linux's REQUEST ADD LINK) are answered from a work item, since sending may sleep:
  * TEST LINK and DELETE LINK here, the others by the handler the layer
  * above registered (smcr_llc_register_req(), smcr_links.c), else as a
  * group of one link answers them.
@@ -38,7 +38,8 @@ static smcr_llc_req_fn smcr_llc_req_fns[SMCR_LLC_TYPE_MASK + 1];
 
 /**
  * smcr_llc_register_req() - who answers a type of the peer's requests
- * @type: SMCR_LLC_TYPE_ADD_LINK, _CONFIRM_RKEY or _DELETE_RKEY
+ * @type: SMCR_LLC_TYPE_ADD_LINK, _REQ_ADD_LINK, _CONFIRM_RKEY or
+ *	_DELETE_RKEY
  * @fn: called from the link's request work with the decoded request and,
  *	for a version 2 ADD LINK, its extension; it sends the answer.
  *	NULL: the LLC layer answers as a group of one link does.
@@ -136,6 +137,23 @@ static bool smcr_llc_named(struct smcr_link *link,
 	return found;
 }
 
+/**
+ * smcr_llc_req_add_link_answer() - answer a REQUEST ADD LINK: no offer
+ * @link: link it came on
+ * @m: the request, decoded; made the answer
+ *
+ * Linux's client sends no other LLC request in the group until its
+ * request is answered, by this or by an ADD LINK: the answer is the
+ * request with the reply flag and no GID (as Linux's server sends it).
+ */
+void smcr_llc_req_add_link_answer(struct smcr_link *link,
+				  struct smcr_llc_msg *m)
+{
+	memset(&m->u.req_add_link, 0, sizeof(m->u.req_add_link));
+	m->u.req_add_link.resp = true;
+	smcr_llc_send(link, m);
+}
+
 /* Answer one request of the peer; @ext: a version 2 ADD LINK's extension */
 static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 			    const u8 *ext, u32 ext_len)
@@ -190,6 +208,10 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 		m.u.add_link.reject = true;
 		m.u.add_link.rej_rsn = SMCR_LLC_REJ_RSN_NO_ALT_PATH;
 		smcr_llc_send(link, &m);
+		break;
+	case SMCR_LLC_TYPE_REQ_ADD_LINK:
+		if (link->lgr->server)
+			smcr_llc_req_add_link_answer(link, &m);
 		break;
 	default:
 		break;
@@ -331,6 +353,7 @@ void smcr_llc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 	case SMCR_LLC_TYPE_CONFIRM_RKEY:
 	case SMCR_LLC_TYPE_DELETE_RKEY:
 	case SMCR_LLC_TYPE_ADD_LINK:
+	case SMCR_LLC_TYPE_REQ_ADD_LINK:
 		break;
 	default:
 		return;

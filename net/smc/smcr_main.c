@@ -74,7 +74,8 @@ static int __init smcr_init(void)
 	smcr_lgr_register_move(smcr_tx_move);
 	smcr_links_init();
 
-	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_dev_removing);
+	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_dev_removing,
+			  smcr_lgr_port_up);
 	if (rc)
 		goto out_wq;
 

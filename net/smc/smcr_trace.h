@@ -365,19 +365,30 @@ DEFINE_EVENT(smcr_links_class, smcr_links_up,
 	     TP_PROTO(const struct smcr_link *link, bool server, bool alt),
 	     TP_ARGS(link, server, alt));
 
-/* A second link did not come up: the errno (-ENOLINK: rejected) */
-TRACE_EVENT(smcr_links_failed,
-	    TP_PROTO(const struct smcr_link *link, int rc),
-	    TP_ARGS(link, rc),
-	    TP_STRUCT__entry(__field(const void *, lgr)
-			     __field(u8, link_id)
-			     __field(int, rc)),
-	    TP_fast_assign(__entry->lgr = link->lgr;
-			   __entry->link_id = link->link_id;
-			   __entry->rc = rc;),
-	    TP_printk("lgr=%p link_id=%u rc=%d", __entry->lgr,
-		      __entry->link_id, __entry->rc)
+/* A step towards a further link, and how it ended (an errno or 0) */
+DECLARE_EVENT_CLASS(smcr_links_rc_class,
+		    TP_PROTO(const struct smcr_link *link, int rc),
+		    TP_ARGS(link, rc),
+		    TP_STRUCT__entry(__field(const void *, lgr)
+				     __field(u8, link_id)
+				     __field(int, rc)),
+		    TP_fast_assign(__entry->lgr = link->lgr;
+				   __entry->link_id = link->link_id;
+				   __entry->rc = rc;),
+		    TP_printk("lgr=%p link_id=%u rc=%d", __entry->lgr,
+			      __entry->link_id, __entry->rc)
 );
+
+/* A second link did not come up: the errno (-ENOLINK: rejected) */
+DEFINE_EVENT(smcr_links_rc_class, smcr_links_failed,
+	     TP_PROTO(const struct smcr_link *link, int rc),
+	     TP_ARGS(link, rc));
+/* A client asked for a link over @link (REQUEST ADD LINK): sent, or why
+ * not (-ENODEV: no other port of ours to offer)
+ */
+DEFINE_EVENT(smcr_links_rc_class, smcr_links_ask,
+	     TP_PROTO(const struct smcr_link *link, int rc),
+	     TP_ARGS(link, rc));
 
 /* A link failed; its group ends (one link a group) */
 DEFINE_EVENT(smcr_link_code_class, smcr_link_down,

@@ -52,6 +52,17 @@
 #            server adds a second link on rxe1, both sides list two links
 #            and a symmetric group; more connections join, all bytes
 #            delivered
+#   invite   ours (max_links=2, add_link_retry=0) serving in a, Linux's
+#            client in b, SMC-Rv2: the symmetric group loses its link on
+#            rxe1 when b's eth1 goes down; when it comes up, Linux's
+#            client asks for a link (REQUEST ADD LINK), and our server
+#            answers and adds it back on rxe1; more connections join
+#   grow     ours on both sides, SMC-Rv2, add_link_retry=0: the
+#            symmetric group loses its link on rxe1 when b's eth1 goes
+#            down; when it comes up, our client asks for a link (REQUEST
+#            ADD LINK) and our server adds it back; then a's eth1 goes
+#            down and up, and our server adds the link back by itself;
+#            more connections join, nothing aborts
 #   linux    Linux's smc.ko in both guests, both devices in one PNET ID:
 #            its SMC-Rv2 link group (first contact on rxe0) adds a second
 #            link on rxe1, a symmetric group, as Linux does with two
@@ -552,6 +563,149 @@ mixed2() {
 	barrier mixed2-gone 60
 }
 
+# rxe1_gone: up to 40 s (scaled) until no link of ours or Linux's is on
+# rxe1 any more; prints the links left
+rxe1_gone() {
+	local links i
+	for ((i = 0; i < $(tscale 40); i++)); do
+		links=$("$SMCR" link)
+		grep -q '^ib_dev rxe1$' <<<"$links" || break
+		sleep 1
+	done
+	printf '%s\n' "$links"
+}
+
+# eth1_down ROLE, eth1_up ROLE: guest ROLE's eth1 goes down (its rxe1
+# port with it: IB_EVENT_PORT_ERR), or comes up again with its host
+# route to the peer's eth1 (IB_EVENT_PORT_ACTIVE)
+eth1_down() { [[ $SMCR_ROLE != "$1" ]] || ip link set eth1 down; }
+eth1_up() {
+	[[ $SMCR_ROLE == "$1" ]] || return 0
+	ip link set eth1 up
+	ip route replace "$SMCR_PEER_IP2/32" dev eth1 src "$SMCR_SELF_IP2"
+}
+
+# grow_round WHO ROLE: the group's link on rxe1 goes with ROLE's eth1;
+# when eth1 comes back, the group has its second link again, from the
+# port that came up (WHO: the client's or the server's)
+grow_round() {
+	local who=$1 links
+	barrier "grow-$who-down" 60
+	eth1_down "$2"
+	links=$(rxe1_gone)
+	tap_check "grow, $who's port: the link on rxe1 left the group ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
+		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
+	barrier "grow-$who-lost" 60
+	eth1_up "$2"
+	links=$(wait_links)
+	printf '%s\n' "$links" | sed "s/^/# grow, $who's port up ($SMCR_ROLE): /"
+	grep -E 'smcr_links_|smcr_link_down|REQ_ADD' $TRACE/trace | sed 's/^ */# /'
+	tap_check "grow, $who's port: a link on rxe1 again ($SMCR_ROLE)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	tap_check "grow, $who's port: a symmetric link group again ($SMCR_ROLE)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+}
+
+# grow: ours on both sides, SMC-Rv2, add_link_retry=0 (no link added
+# back on a timer): a port that comes up adds the group's second link
+# back at once. b's eth1 goes down and up: our client asks for a link
+# (REQUEST ADD LINK) and our server adds it; then a's: our server offers
+# one by itself.
+grow() {
+	local port=7470
+	tap_check "grow: insmod smcr.ko max_links=2 add_link_retry=0 ($SMCR_ROLE)" \
+		insmod "$KO" max_links=2 add_link_retry=0 testlink_time=2 \
+		lgr_idle_time="$(tscale 120)" || return
+	trace_on
+	tap_check "grow: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
+	barrier grow-up 60
+	xpair a grow-first "$port" "$SMCR_PEER_IP" 1M 1
+	wait_links >/dev/null
+	tap_check "grow: a symmetric link group ($SMCR_ROLE)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+	grow_round client b
+	if [[ $SMCR_ROLE == b ]]; then
+		tap_check "grow: our client asked for a link (b)" \
+			grep -qE 'smcr_links_ask: .* rc=0$' $TRACE/trace
+	else
+		tap_check "grow: our server was asked for a link (a)" \
+			grep -qE 'smcr_llc: .* received type=REQ_ADD_LINK(_V2)? request' \
+			$TRACE/trace
+	fi
+	grow_round server a
+	xpair a grow-more $((port + 1)) "$SMCR_PEER_IP" 2M 2
+	tap_check "grow: no connection aborted ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_terminate)" -eq 0
+	barrier grow-done 60
+	unload grow
+}
+
+# invite: Linux's client asks our server for a link. A symmetric group
+# (ours serving, add_link_retry=0: no link is added back unasked) loses
+# its link on rxe1 when b's eth1 goes down (IB_EVENT_PORT_ERR, Linux's
+# DELETE LINK); eth1 comes up again (IB_EVENT_PORT_ACTIVE) and Linux's
+# client sends REQUEST ADD LINK with its two GIDs. Our server must add
+# the link (or answer that it will not): a client whose request goes
+# unanswered starts no other LLC exchange in that group.
+invite() {
+	local who links port=7460
+	if [[ $SMCR_ROLE == a ]]; then
+		who=ours
+		tap_check "invite: insmod smcr.ko max_links=2 add_link_retry=0 (a)" \
+			insmod "$KO" max_links=2 add_link_retry=0 \
+			lgr_idle_time="$(tscale 120)" || return
+		trace_on
+	else
+		who=linux
+		linux_smc_up "$SMCR" || return
+		tap_check "invite: smcr pnet add PNET1 eth eth1 (b)" \
+			"$SMCR" pnet add PNET1 eth eth1
+		tap_check "invite: smcr pnet add PNET1 ib rxe1 1 (b)" \
+			"$SMCR" pnet add PNET1 ib rxe1 1
+	fi
+	tap_check "invite: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
+	barrier invite-up 60
+	xpair a invite-first "$port" "$SMCR_PEER_IP" 1M 1
+	links=$(wait_links)
+	tap_check "invite: a symmetric link group ($who)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+	barrier invite-down 60
+	[[ $SMCR_ROLE == b ]] && ip link set eth1 down
+	links=$(rxe1_gone)
+	printf '%s\n' "$links" | sed "s/^/# invite, eth1 down ($who): /"
+	tap_check "invite: the link on rxe1 left the group ($who)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
+		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
+	barrier invite-lost 60
+	if [[ $SMCR_ROLE == b ]]; then
+		ip link set eth1 up
+		ip route replace "$SMCR_PEER_IP2/32" dev eth1 src "$SMCR_SELF_IP2"
+	fi
+	links=$(wait_links)
+	printf '%s\n' "$links" | sed "s/^/# invite, eth1 up ($who): /"
+	"$SMCR" linkgroup | sed "s/^/# invite ($who): /"
+	[[ $who == ours ]] &&
+		grep -E 'smcr_links_|smcr_link_down|REQ_ADD' $TRACE/trace | sed 's/^ */# /'
+	if [[ $who == ours ]]; then
+		tap_check "invite: Linux's client asked for a link (a)" \
+			grep -qE 'smcr_llc: .* received type=REQ_ADD_LINK(_V2)? request' \
+			$TRACE/trace
+	fi
+	tap_check "invite: a link on rxe1 again ($who)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	tap_check "invite: a symmetric link group again ($who)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+	xpair a invite-more $((port + 1)) "$SMCR_PEER_IP" 2M 2
+	barrier invite-done 60
+	if [[ $who == linux ]]; then
+		tap_check "invite: rmmod smc (b)" modprobe -r smc_diag smc
+	else
+		unload invite
+	fi
+	barrier invite-gone 60
+}
+
 linux() {
 	local links
 	linux_smc_up "$SMCR" || return
@@ -588,6 +742,8 @@ failover eth1
 failover eth0
 readd
 mixed2
+invite
+grow
 linux
 # last: Linux's smc.ko corrupts data over an rxe0 deleted and added again
 failover rxe0
