@@ -259,7 +259,9 @@ static void smcr_lgr_schedule_free(struct smcr_lgr *lgr, unsigned long delay)
 		smcr_lgr_put(lgr);
 }
 
-/* Cancel the idle check; Context: process, a reference held */
+/* Cancel the idle check; Context: process with @sync, else any; a
+ * reference held
+ */
 static void smcr_lgr_cancel_free(struct smcr_lgr *lgr, bool sync)
 {
 	bool pending = sync ? cancel_delayed_work_sync(&lgr->free_work) :
@@ -916,6 +918,10 @@ static void smcr_lgr_end(struct smcr_lgr *lgr)
 	}
 	spin_unlock_bh(&lgr->lock);
 	smcr_lgr_cancel_add(lgr);
+	/* an idle group's pending check would hold it, and its devices,
+	 * for lgr_idle_time more
+	 */
+	smcr_lgr_cancel_free(lgr, false);
 	if (smcr_lgr_unlist(lgr))
 		smcr_lgr_put(lgr);
 }

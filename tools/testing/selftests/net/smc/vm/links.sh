@@ -56,7 +56,9 @@
 #            client in b, SMC-Rv2: the symmetric group loses its link on
 #            rxe1 when b's eth1 goes down; when it comes up, Linux's
 #            client asks for a link (REQUEST ADD LINK), and our server
-#            answers and adds it back on rxe1; more connections join
+#            answers and adds it back on rxe1; more connections join;
+#            Linux's module is removed: its DELETE LINK ends our idle
+#            group, and ours unloads at once (not after lgr_idle_time)
 #   grow     ours on both sides, SMC-Rv2, add_link_retry=0: the
 #            symmetric group loses its link on rxe1 when b's eth1 goes
 #            down; when it comes up, our client asks for a link (REQUEST
@@ -115,14 +117,29 @@ pair() {
 	xpair b "$1" "$2" "$3" "$4" "${5:-1}"
 }
 
-# unload TAG: rmmod smcr, which may take a moment after the last close
+# unload TAG [MAX]: rmmod smcr, which may take a moment after the last
+# close; with MAX, it must be done within MAX seconds (scaled)
 unload() {
+	local t0=$SECONDS pid
 	for _ in $(seq 100); do
-		rmmod smcr 2>/dev/null && break
+		rmmod smcr 2>/dev/null &
+		pid=$!
+		# one that hangs in the module's exit shows where
+		for _ in $(seq 40); do
+			kill -0 $pid 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -0 $pid 2>/dev/null && sed "s/^/# $1: rmmod: /" /proc/$pid/stack
+		wait $pid && break
 		sleep 0.2
 	done
+	echo "# $1: rmmod took $((SECONDS - t0)) s ($SMCR_ROLE)"
 	tap_check "$1: rmmod smcr ($SMCR_ROLE)" \
 		bash -c '! grep -q "^smcr " /proc/modules'
+	if [[ -n ${2:-} ]]; then
+		tap_check "$1: rmmod done within $(tscale "$2") s ($SMCR_ROLE)" \
+			test $((SECONDS - t0)) -le "$(tscale "$2")"
+	fi
 }
 
 setup() {
@@ -698,11 +715,13 @@ invite() {
 		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
 	xpair a invite-more $((port + 1)) "$SMCR_PEER_IP" 2M 2
 	barrier invite-done 60
-	if [[ $who == linux ]]; then
+	# Linux's module goes first: its DELETE LINK ends our idle group,
+	# whose end must not wait for lgr_idle_time (120 s here) to let go
+	# of the devices
+	[[ $who == linux ]] &&
 		tap_check "invite: rmmod smc (b)" modprobe -r smc_diag smc
-	else
-		unload invite
-	fi
+	barrier invite-linux-gone 60
+	[[ $who == ours ]] && unload invite 30
 	barrier invite-gone 60
 }
 
