@@ -398,41 +398,53 @@ bool smcr_ib_pnet_clear(const u8 *pnetid)
 	return found;
 }
 
-/* The layers above: told of a device once it is listed, and of one that
- * goes before it is freed (smcr_ib_init()); set before the client is
- * registered
- */
-static void (*smcr_ib_added)(struct smcr_ibdev *dev);
-static void (*smcr_ib_removing)(struct smcr_ibdev *dev, unsigned int round);
-static void (*smcr_ib_port_up)(struct smcr_ibdev *dev);
+/* The layers above (smcr_ib_init()); set before the client is registered */
+static const struct smcr_ib_handlers *smcr_ib_up;
 
+/* A port that went down is told before one that came up: when both are
+ * pending, the port went down and came back.
+ */
 static void smcr_ib_port_work(struct work_struct *work)
 {
 	struct smcr_ibdev *dev = container_of(work, struct smcr_ibdev,
 					      port_work);
+	u32 p;
 
-	smcr_ib_port_up(dev);
+	rdma_for_each_port(dev->ibdev, p)
+		if (p < BITS_PER_LONG && test_and_clear_bit(p, &dev->ports_err))
+			smcr_ib_up->port_err(dev, p);
+	if (xchg(&dev->ports_up, 0))
+		smcr_ib_up->port_up(dev);
 }
 
-/* A port that became active, or whose GID table changed (an address
+/* A port that went down takes its links with it at once, rather than
+ * when TEST LINK goes unanswered (RFC 7609 §3.5.5.4: a failed path fails
+ * over). One that became active, or whose GID table changed (an address
  * added to its network device), may give a group the second path it
- * lacks (RFC 7609 §3.5.5.4: a link is added back when its path returns).
- * Context: any; the layer above hears of it from a work item.
+ * lacks (§3.5.5.4: a link is added back when its path returns).
+ * Context: any; the layers above hear of it from a work item.
  */
 static void smcr_ib_event(struct ib_event_handler *handler,
 			  struct ib_event *event)
 {
 	struct smcr_ibdev *dev = container_of(handler, struct smcr_ibdev,
 					      events);
+	u32 p = event->element.port_num;
 
+	if (p >= BITS_PER_LONG)
+		return;
 	switch (event->event) {
+	case IB_EVENT_PORT_ERR:
+		set_bit(p, &dev->ports_err);
+		break;
 	case IB_EVENT_PORT_ACTIVE:
 	case IB_EVENT_GID_CHANGE:
-		schedule_work(&dev->port_work);
+		set_bit(p, &dev->ports_up);
 		break;
 	default:
-		break;
+		return;
 	}
+	schedule_work(&dev->port_work);
 }
 
 static int smcr_ib_add(struct ib_device *ibdev)
@@ -456,7 +468,7 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	list_add_tail(&dev->list, &smcr_ibdevs);
 	mutex_unlock(&smcr_ib_lock);
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
-	smcr_ib_added(dev);
+	smcr_ib_up->added(dev);
 	ib_register_event_handler(&dev->events);
 	return 0;
 }
@@ -478,7 +490,7 @@ static void smcr_ib_remove(struct ib_device *ibdev, void *data)
 	list_del(&dev->list);
 	mutex_unlock(&smcr_ib_lock);
 	do {
-		smcr_ib_removing(dev, round++);
+		smcr_ib_up->removing(dev, round++);
 	} while (!wait_event_timeout(smcr_ib_unused, !READ_ONCE(dev->links),
 				     HZ));
 	kfree(dev);
@@ -492,22 +504,14 @@ static struct ib_client smcr_ib_client = {
 
 /**
  * smcr_ib_init() - start tracking RoCE devices
- * @added: told of each device, present or new, once it can be found
- * @removing: told of a device that goes: it must end every link on it;
- *	called again every second until the links are gone, with the
- *	number of calls before
- * @port_up: told, in process context, that a port of a listed device
- *	became active or has a changed GID table
+ * @handlers: what the layers above are told of devices and their ports;
+ *	kept until smcr_ib_exit()
  *
  * Return: 0 or a negative errno.
  */
-int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
-		 void (*removing)(struct smcr_ibdev *dev, unsigned int round),
-		 void (*port_up)(struct smcr_ibdev *dev))
+int smcr_ib_init(const struct smcr_ib_handlers *handlers)
 {
-	smcr_ib_added = added;
-	smcr_ib_removing = removing;
-	smcr_ib_port_up = port_up;
+	smcr_ib_up = handlers;
 	get_random_bytes(smcr_system_id, 2);
 	return ib_register_client(&smcr_ib_client);
 }

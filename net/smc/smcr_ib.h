@@ -2,7 +2,7 @@
 /*
  * smcr: the RoCE devices and ports SMC-R can use (smcr_ib.c), the lowest
  * layer. The layers above hear of devices that come and go through the
- * callbacks they give smcr_ib_init().
+ * handlers they give smcr_ib_init().
  */
 #ifndef SMCR_IB_H
 #define SMCR_IB_H
@@ -25,8 +25,12 @@ struct net_device;
  *	empty for none; smcr_ib_lock)
  * @events: the device's asynchronous events, registered while it is
  *	listed
- * @port_work: tells the layer above that a port came up (the port_up
- *	callback of smcr_ib_init()), from process context
+ * @port_work: tells the layer above of the ports that failed and those
+ *	that came up (struct smcr_ib_handlers), from process context
+ * @ports_err: ports reported down and not yet told, a bit per port
+ *	number (atomic bit operations)
+ * @ports_up: ports reported up, or with a changed GID table, not yet
+ *	told (the same)
  */
 struct smcr_ibdev {
 	struct list_head	list;
@@ -35,6 +39,27 @@ struct smcr_ibdev {
 	u8			pnetid[SMCR_PNET_PORTS][SMCR_PNETID_LEN];
 	struct ib_event_handler	events;
 	struct work_struct	port_work;
+	unsigned long		ports_err;
+	unsigned long		ports_up;
+};
+
+/**
+ * struct smcr_ib_handlers - what the layers above hear of devices
+ * @added: a device, present or new, once it can be found
+ * @removing: a device that goes: every link on it must end; called
+ *	again every second until the links are gone, with the number of
+ *	calls before
+ * @port_err: a port of a listed device went down (IB_EVENT_PORT_ERR)
+ * @port_up: a port of a listed device became active, or its GID table
+ *	changed
+ *
+ * Each is called in process context.
+ */
+struct smcr_ib_handlers {
+	void (*added)(struct smcr_ibdev *dev);
+	void (*removing)(struct smcr_ibdev *dev, unsigned int round);
+	void (*port_err)(struct smcr_ibdev *dev, u32 port);
+	void (*port_up)(struct smcr_ibdev *dev);
 };
 
 /**
@@ -70,9 +95,7 @@ void smcr_ib_put_port(struct smcr_ib_port *port);
 int smcr_ib_walk(int skip, int (*fn)(struct smcr_ibdev *dev, void *arg),
 		 void *arg);
 void smcr_ib_system_id(u8 *id);
-int smcr_ib_init(void (*added)(struct smcr_ibdev *dev),
-		 void (*removing)(struct smcr_ibdev *dev, unsigned int round),
-		 void (*port_up)(struct smcr_ibdev *dev));
+int smcr_ib_init(const struct smcr_ib_handlers *handlers);
 void smcr_ib_exit(void);
 
 #endif /* SMCR_IB_H */

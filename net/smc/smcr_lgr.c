@@ -982,12 +982,21 @@ static bool smcr_lgr_uses_dev(const struct smcr_lgr *lgr,
 	return false;
 }
 
-/* Whether @lgr, on @dev, leaves it by failover (§3.5.5.4): it has an
- * active link on another device; then its links on @dev fail, and their
- * connections move (smcr_lgr_drop_work()). Context: under smcr_lgrs_lock.
+/* Whether @link is on @dev, and on @port unless that is 0 */
+static bool smcr_lgr_link_on(const struct smcr_link *link,
+			     const struct smcr_ibdev *dev, u32 port)
+{
+	return link->port.dev == dev && (!port || link->port.port == port);
+}
+
+/* Whether @lgr, on @dev (or its @port), leaves it by failover
+ * (§3.5.5.4): it has an active link elsewhere; then its links there fail
+ * for @why, and their connections move (smcr_lgr_drop_work()).
+ * Context: under smcr_lgrs_lock.
  */
 static bool smcr_lgr_leaves_dev(struct smcr_lgr *lgr,
-				const struct smcr_ibdev *dev)
+				const struct smcr_ibdev *dev, u32 port,
+				enum smcr_link_down_reason why)
 {
 	struct smcr_link *link;
 	bool other = false;
@@ -996,17 +1005,40 @@ static bool smcr_lgr_leaves_dev(struct smcr_lgr *lgr,
 	spin_lock(&lgr->lock);
 	for (i = 0; i < SMCR_LINKS_MAX; i++) {
 		link = &lgr->lnk[i];
-		other |= link->lgr && link->port.dev != dev &&
+		other |= link->lgr && !smcr_lgr_link_on(link, dev, port) &&
 			 READ_ONCE(link->state) == SMCR_LINK_ACTIVE;
 	}
 	other &= !lgr->terminating;
 	for (i = 0; i < SMCR_LINKS_MAX && other; i++) {
 		link = &lgr->lnk[i];
-		if (link->lgr && link->port.dev == dev)
-			smcr_link_fail(link, SMCR_DOWN_DEVICE);
+		if (link->lgr && smcr_lgr_link_on(link, dev, port))
+			smcr_link_fail(link, why);
 	}
 	spin_unlock(&lgr->lock);
 	return other;
+}
+
+/**
+ * smcr_lgr_port_err() - a RoCE port went down
+ * @dev: its device
+ * @port: the port
+ *
+ * A group with an active link elsewhere fails over at once: its links on
+ * the port fail and their connections move (§3.5.5.4), without waiting
+ * for TEST LINK or a failed write. A group whose every link is on the
+ * port keeps them: nothing can take over, and a port that comes back
+ * soon loses nothing; if it does not, TEST LINK ends the group.
+ *
+ * Context: process.
+ */
+void smcr_lgr_port_err(struct smcr_ibdev *dev, u32 port)
+{
+	struct smcr_lgr *lgr;
+
+	spin_lock_bh(&smcr_lgrs_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list)
+		smcr_lgr_leaves_dev(lgr, dev, port, SMCR_DOWN_PORT);
+	spin_unlock_bh(&smcr_lgrs_lock);
 }
 
 /* End every group, or those on @dev; with @failover not those that can
@@ -1020,7 +1052,9 @@ static void smcr_lgr_end_all(struct smcr_ibdev *dev, bool failover)
 		spin_lock_bh(&smcr_lgrs_lock);
 		list_for_each_entry(lgr, &smcr_lgrs, list)
 			if (!dev || (smcr_lgr_uses_dev(lgr, dev) &&
-				     !(failover && smcr_lgr_leaves_dev(lgr, dev))))
+				     !(failover &&
+				       smcr_lgr_leaves_dev(lgr, dev, 0,
+							   SMCR_DOWN_DEVICE))))
 				goto found;
 		spin_unlock_bh(&smcr_lgrs_lock);
 		return;

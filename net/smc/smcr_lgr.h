@@ -358,6 +358,7 @@ void smcr_lgr_register_move(smcr_lgr_move_t move);
 typedef unsigned long (*smcr_lgr_add_t)(struct smcr_lgr *lgr);
 void smcr_lgr_register_add(smcr_lgr_add_t add);
 void smcr_lgr_want_link(struct smcr_lgr *lgr, unsigned long delay);
+void smcr_lgr_port_err(struct smcr_ibdev *dev, u32 port);
 void smcr_lgr_port_up(struct smcr_ibdev *dev);
 struct smcr_link *smcr_lgr_link_of_peer(struct smcr_lgr *lgr,
 					const u8 *peer_gid, u32 peer_qpn);

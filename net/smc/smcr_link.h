@@ -55,6 +55,7 @@ enum smcr_link_down_reason {
 	SMCR_DOWN_LLC,		/* another LLC request unanswered (C.7) */
 	SMCR_DOWN_ADD,		/* a further link that did not come up */
 	SMCR_DOWN_DEVICE,	/* its RoCE device goes away */
+	SMCR_DOWN_PORT,		/* its RoCE port went down */
 };
 
 /**

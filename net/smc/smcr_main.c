@@ -48,6 +48,14 @@ struct workqueue_struct *smcr_llc_wq;
 /* /sys/kernel/debug/smcr: counters for tests, no ABI */
 static struct dentry *smcr_debugfs;
 
+/* what the device layer tells the groups and the PNET table */
+static const struct smcr_ib_handlers smcr_ib_handlers = {
+	.added		= smcr_pnet_ib_added,
+	.removing	= smcr_lgr_dev_removing,
+	.port_err	= smcr_lgr_port_err,
+	.port_up	= smcr_lgr_port_up,
+};
+
 static int __init smcr_init(void)
 {
 	int rc;
@@ -74,8 +82,7 @@ static int __init smcr_init(void)
 	smcr_lgr_register_move(smcr_tx_move);
 	smcr_links_init();
 
-	rc = smcr_ib_init(smcr_pnet_ib_added, smcr_lgr_dev_removing,
-			  smcr_lgr_port_up);
+	rc = smcr_ib_init(&smcr_ib_handlers);
 	if (rc)
 		goto out_wq;
 

@@ -302,6 +302,7 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_TESTLINK);
 TRACE_DEFINE_ENUM(SMCR_DOWN_LLC);
 TRACE_DEFINE_ENUM(SMCR_DOWN_ADD);
 TRACE_DEFINE_ENUM(SMCR_DOWN_DEVICE);
+TRACE_DEFINE_ENUM(SMCR_DOWN_PORT);
 
 #define smcr_show_down_reason(r)					\
 	__print_symbolic(r,						\
@@ -314,7 +315,8 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_DEVICE);
 		{ SMCR_DOWN_TESTLINK, "TEST LINK unanswered" },	\
 		{ SMCR_DOWN_LLC, "LLC request unanswered" },		\
 		{ SMCR_DOWN_ADD, "further link not added" },	\
-		{ SMCR_DOWN_DEVICE, "device removed" })
+		{ SMCR_DOWN_DEVICE, "device removed" },			\
+		{ SMCR_DOWN_PORT, "port down" })
 
 /* Something that happened to a link, and a code for what: by default
  * why it went down
@@ -390,7 +392,7 @@ DEFINE_EVENT(smcr_links_rc_class, smcr_links_ask,
 	     TP_PROTO(const struct smcr_link *link, int rc),
 	     TP_ARGS(link, rc));
 
-/* A link failed; its group ends (one link a group) */
+/* A link failed: its connections move to another link, or its group ends */
 DEFINE_EVENT(smcr_link_code_class, smcr_link_down,
 	     TP_PROTO(const struct smcr_link *link, unsigned int code),
 	     TP_ARGS(link, code));

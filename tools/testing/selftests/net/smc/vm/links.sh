@@ -61,10 +61,15 @@
 #            group, and ours unloads at once (not after lgr_idle_time)
 #   grow     ours on both sides, SMC-Rv2, add_link_retry=0: the
 #            symmetric group loses its link on rxe1 when b's eth1 goes
-#            down; when it comes up, our client asks for a link (REQUEST
+#            down, within seconds (the port's IB_EVENT_PORT_ERR, not
+#            TEST LINK); when it comes up, our client asks for a link (REQUEST
 #            ADD LINK) and our server adds it back; then a's eth1 goes
 #            down and up, and our server adds the link back by itself;
 #            more connections join, nothing aborts
+#   ask      ours as the client in a, Linux's smc.ko serving in b,
+#            SMC-Rv2: the symmetric group loses its link on rxe1 when
+#            a's eth1 goes down; when it comes up, our client asks for a
+#            link (REQUEST ADD LINK) and Linux's server adds it back
 #   linux    Linux's smc.ko in both guests, both devices in one PNET ID:
 #            its SMC-Rv2 link group (first contact on rxe0) adds a second
 #            link on rxe1, a symmetric group, as Linux does with two
@@ -602,17 +607,26 @@ eth1_up() {
 	ip route replace "$SMCR_PEER_IP2/32" dev eth1 src "$SMCR_SELF_IP2"
 }
 
-# grow_round WHO ROLE: the group's link on rxe1 goes with ROLE's eth1;
+# grow_round WHO ROLE: the group's link on rxe1 goes with ROLE's eth1,
+# at once (IB_EVENT_PORT_ERR; TEST LINK would take testlink_time, 60 s);
 # when eth1 comes back, the group has its second link again, from the
 # port that came up (WHO: the client's or the server's)
 grow_round() {
-	local who=$1 links
+	local who=$1 links t0
 	barrier "grow-$who-down" 60
+	t0=$SECONDS
 	eth1_down "$2"
 	links=$(rxe1_gone)
+	echo "# grow, $who's port: the link left after $((SECONDS - t0)) s ($SMCR_ROLE)"
 	tap_check "grow, $who's port: the link on rxe1 left the group ($SMCR_ROLE)" \
 		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
 		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
+	tap_check "grow, $who's port: the link left within $(tscale 10) s ($SMCR_ROLE)" \
+		test $((SECONDS - t0)) -le "$(tscale 10)"
+	if [[ $SMCR_ROLE == "$2" ]]; then
+		tap_check "grow, $who's port: the link failed for its port ($SMCR_ROLE)" \
+			grep -q 'smcr_link_down: .*port down' $TRACE/trace
+	fi
 	barrier "grow-$who-lost" 60
 	eth1_up "$2"
 	links=$(wait_links)
@@ -632,8 +646,8 @@ grow_round() {
 grow() {
 	local port=7470
 	tap_check "grow: insmod smcr.ko max_links=2 add_link_retry=0 ($SMCR_ROLE)" \
-		insmod "$KO" max_links=2 add_link_retry=0 testlink_time=2 \
-		lgr_idle_time="$(tscale 120)" || return
+		insmod "$KO" max_links=2 add_link_retry=0 testlink_time=60 \
+		lgr_idle_time="$(tscale 180)" || return
 	trace_on
 	tap_check "grow: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
 	barrier grow-up 60
@@ -658,6 +672,72 @@ grow() {
 	unload grow
 }
 
+# mixed_up TAG: ours in a (max_links=2, add_link_retry=0: no link added
+# back unasked), Linux's smc.ko in b with both devices in one PNET ID,
+# one user EID; sets the caller's who to "ours" or "linux", this guest's
+mixed_up() {
+	if [[ $SMCR_ROLE == a ]]; then
+		who=ours
+		tap_check "$1: insmod smcr.ko max_links=2 add_link_retry=0 (a)" \
+			insmod "$KO" max_links=2 add_link_retry=0 \
+			lgr_idle_time="$(tscale 120)" || return
+		trace_on
+	else
+		who=linux
+		linux_smc_up "$SMCR" || return
+		tap_check "$1: smcr pnet add PNET1 eth eth1 (b)" \
+			"$SMCR" pnet add PNET1 eth eth1
+		tap_check "$1: smcr pnet add PNET1 ib rxe1 1 (b)" \
+			"$SMCR" pnet add PNET1 ib rxe1 1
+	fi
+	tap_check "$1: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
+}
+
+# mixed_bounce TAG SRV DOWN PORT: after mixed_up, SRV serves a first
+# connection; the second link on rxe1 comes, and goes when DOWN's eth1
+# goes down, then eth1 comes up again; the caller's links are those
+# after that
+mixed_bounce() {
+	local tag=$1
+	barrier "$tag-up" 60
+	xpair "$2" "$tag-first" "$4" "$SMCR_PEER_IP" 1M 1
+	links=$(wait_links)
+	tap_check "$tag: a symmetric link group ($who)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+	barrier "$tag-down" 60
+	eth1_down "$3"
+	links=$(rxe1_gone)
+	printf '%s\n' "$links" | sed "s/^/# $tag, eth1 down ($who): /"
+	# Linux's server may be trying a link from its rxe1 to our rxe0
+	# meanwhile (it fails: no route), a second one on our rxe0
+	tap_check "$tag: the link on rxe1 left the group ($who)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
+		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -ge 1
+	barrier "$tag-lost" 60
+	eth1_up "$3"
+	links=$(wait_links)
+	printf '%s\n' "$links" | sed "s/^/# $tag, eth1 up ($who): /"
+	"$SMCR" linkgroup | sed "s/^/# $tag ($who): /"
+	[[ $who == ours ]] &&
+		grep -E 'smcr_links_|smcr_link_down|REQ_ADD' $TRACE/trace | sed 's/^ */# /'
+	return 0
+}
+
+# mixed_back TAG SRV PORT: the link on rxe1 is back, the group symmetric,
+# and SRV serves two more connections, none aborted
+mixed_back() {
+	local tag=$1
+	tap_check "$tag: a link on rxe1 again ($who)" \
+		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	tap_check "$tag: a symmetric link group again ($who)" \
+		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
+	xpair "$2" "$tag-more" "$3" "$SMCR_PEER_IP" 2M 2
+	[[ $who == ours ]] &&
+		tap_check "$tag: no connection aborted (a)" \
+			test "$(events smcr_lgr_terminate)" -eq 0
+	barrier "$tag-done" 60
+}
+
 # invite: Linux's client asks our server for a link. A symmetric group
 # (ours serving, add_link_retry=0: no link is added back unasked) loses
 # its link on rxe1 when b's eth1 goes down (IB_EVENT_PORT_ERR, Linux's
@@ -667,54 +747,14 @@ grow() {
 # unanswered starts no other LLC exchange in that group.
 invite() {
 	local who links port=7460
-	if [[ $SMCR_ROLE == a ]]; then
-		who=ours
-		tap_check "invite: insmod smcr.ko max_links=2 add_link_retry=0 (a)" \
-			insmod "$KO" max_links=2 add_link_retry=0 \
-			lgr_idle_time="$(tscale 120)" || return
-		trace_on
-	else
-		who=linux
-		linux_smc_up "$SMCR" || return
-		tap_check "invite: smcr pnet add PNET1 eth eth1 (b)" \
-			"$SMCR" pnet add PNET1 eth eth1
-		tap_check "invite: smcr pnet add PNET1 ib rxe1 1 (b)" \
-			"$SMCR" pnet add PNET1 ib rxe1 1
-	fi
-	tap_check "invite: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
-	barrier invite-up 60
-	xpair a invite-first "$port" "$SMCR_PEER_IP" 1M 1
-	links=$(wait_links)
-	tap_check "invite: a symmetric link group ($who)" \
-		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
-	barrier invite-down 60
-	[[ $SMCR_ROLE == b ]] && ip link set eth1 down
-	links=$(rxe1_gone)
-	printf '%s\n' "$links" | sed "s/^/# invite, eth1 down ($who): /"
-	tap_check "invite: the link on rxe1 left the group ($who)" \
-		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
-		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
-	barrier invite-lost 60
-	if [[ $SMCR_ROLE == b ]]; then
-		ip link set eth1 up
-		ip route replace "$SMCR_PEER_IP2/32" dev eth1 src "$SMCR_SELF_IP2"
-	fi
-	links=$(wait_links)
-	printf '%s\n' "$links" | sed "s/^/# invite, eth1 up ($who): /"
-	"$SMCR" linkgroup | sed "s/^/# invite ($who): /"
-	[[ $who == ours ]] &&
-		grep -E 'smcr_links_|smcr_link_down|REQ_ADD' $TRACE/trace | sed 's/^ */# /'
+	mixed_up invite || return
+	mixed_bounce invite a b "$port"
 	if [[ $who == ours ]]; then
 		tap_check "invite: Linux's client asked for a link (a)" \
 			grep -qE 'smcr_llc: .* received type=REQ_ADD_LINK(_V2)? request' \
 			$TRACE/trace
 	fi
-	tap_check "invite: a link on rxe1 again ($who)" \
-		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
-	tap_check "invite: a symmetric link group again ($who)" \
-		bash -c "$SMCR linkgroup | grep -q '^type symmetric$'"
-	xpair a invite-more $((port + 1)) "$SMCR_PEER_IP" 2M 2
-	barrier invite-done 60
+	mixed_back invite a $((port + 1))
 	# Linux's module goes first: its DELETE LINK ends our idle group,
 	# whose end must not wait for lgr_idle_time (120 s here) to let go
 	# of the devices
@@ -723,6 +763,27 @@ invite() {
 	barrier invite-linux-gone 60
 	[[ $who == ours ]] && unload invite 30
 	barrier invite-gone 60
+}
+
+# ask: our client asks Linux's server for a link. Linux serving in b
+# adds the group's link on rxe1; a's eth1 goes down (our client fails the
+# link at once for its port and sends DELETE LINK) and comes up again:
+# our client sends REQUEST ADD LINK, and Linux's server adds the link
+# back; more connections join, nothing aborts.
+ask() {
+	local who links port=7480
+	mixed_up ask || return
+	mixed_bounce ask b a "$port"
+	if [[ $who == ours ]]; then
+		tap_check "ask: our client asked for a link (a)" \
+			grep -qE 'smcr_links_ask: .* rc=0$' $TRACE/trace
+	fi
+	mixed_back ask b $((port + 1))
+	[[ $who == ours ]] && unload ask 30
+	barrier ask-ours-gone 60
+	[[ $who == linux ]] &&
+		tap_check "ask: rmmod smc (b)" modprobe -r smc_diag smc
+	barrier ask-gone 60
 }
 
 linux() {
@@ -763,6 +824,7 @@ readd
 mixed2
 invite
 grow
+ask
 linux
 # last: Linux's smc.ko corrupts data over an rxe0 deleted and added again
 failover rxe0
