@@ -47,14 +47,14 @@ tools:
 	$(MAKE) -C tools/smcr
 	$(MAKE) -C tools/smcss
 
-# smcr.ko and rpcr.ko under /lib/modules/$(KVER)/updates, the modprobe.d
-# files that keep Linux's smc.ko and rpcrdma.ko from loading in their
-# place, the tools under $(PREFIX)
+# smcr.ko and rpcr.ko under /lib/modules/$(KVER)/updates, signed and
+# compressed as the kernel's own modules are (scripts/modules-install:
+# SIGN, SIGN_KEY, SIGN_CERT), the modprobe.d files that keep Linux's
+# smc.ko and rpcrdma.ko from loading in their place, the tools under
+# $(PREFIX)
 PREFIX ?= /usr/local
 install: modules tools
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) \
-		INSTALL_MOD_DIR=updates modules_install
-	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+	scripts/modules-install $(KDIR) $(KVER) $(DESTDIR)
 	for f in scripts/modprobe.d/*.conf; do \
 		install -D -m 644 $$f $(DESTDIR)/etc/modprobe.d/$${f##*/}; \
 	done

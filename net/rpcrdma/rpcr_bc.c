@@ -48,7 +48,9 @@ static int rpcr_bc_alloc(struct rpc_xprt *xprt)
 		return -ENOMEM;
 	bc->size = size;
 	bc->rqst.rq_xprt = xprt;
+#ifndef RPCR_HAVE_LWQ_CB_LIST
 	INIT_LIST_HEAD(&bc->rqst.rq_bc_list);
+#endif
 	/* released through ->bc_free_rqst, never ->free_slot */
 	__set_bit(RPC_BC_PA_IN_USE, &bc->rqst.rq_bc_pa_state);
 	spin_lock(&xprt->bc_pa_lock);
@@ -150,6 +152,22 @@ bool rpcr_bc_is_call(const struct rpcr_hdr *h, const u8 *msg, u32 len)
 	return rpcr_rpc_is_dir(h, msg, len, RPC_CALL);
 }
 
+/* The callback service's queue of calls: a list under a lock and a wait
+ * queue on 6.1, a lock-less queue with an idle thread woken on 6.12
+ */
+static void rpcr_bc_queue(struct svc_serv *serv, struct rpc_rqst *rqst)
+{
+#ifdef RPCR_HAVE_LWQ_CB_LIST
+	lwq_enqueue(&rqst->rq_bc_list, &serv->sv_cb_list);
+	svc_pool_wake_idle_thread(&serv->sv_pools[0]);
+#else
+	spin_lock_bh(&serv->sv_cb_lock);
+	list_add(&rqst->rq_bc_list, &serv->sv_cb_list);
+	spin_unlock_bh(&serv->sv_cb_lock);
+	wake_up(&serv->sv_cb_waitq);
+#endif
+}
+
 /**
  * rpcr_bc_recv_call() - hand a backward call to the callback service
  * @rx: transport
@@ -195,10 +213,7 @@ void rpcr_bc_recv_call(struct rpcr_xprt *rx, const u8 *msg, u32 len)
 	/* the slot holds the transport until ->bc_free_rqst */
 	xprt_get(xprt);
 	atomic_inc(&xprt->bc_slot_count);
-	spin_lock_bh(&serv->sv_cb_lock);
-	list_add(&rqst->rq_bc_list, &serv->sv_cb_list);
-	spin_unlock_bh(&serv->sv_cb_lock);
-	wake_up(&serv->sv_cb_waitq);
+	rpcr_bc_queue(serv, rqst);
 }
 
 /**

@@ -600,6 +600,8 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	/* the call's memory stays the thread's until ->xpo_release_ctxt */
 	rqstp->rq_xprt_ctxt = ctxt;
 	rqstp->rq_prot = IPPROTO_MAX;
+	/* RDMA has no ports to be privileged: as Linux's, call it secure */
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
 	svc_xprt_copy_addrs(rqstp, xpt);
 	return len;
 
@@ -858,11 +860,13 @@ static int rpcr_svc_has_wspace(struct svc_xprt *xpt)
 	return 1;
 }
 
+#ifdef RPCR_HAVE_XPO_SECURE_PORT
+/* 6.1 asks after each call; rpcr_svc_recvfrom() said it already */
 static void rpcr_svc_secure_port(struct svc_rqst *rqstp)
 {
-	/* RDMA has no ports to be privileged: as Linux's, call it secure */
 	set_bit(RQ_SECURE, &rqstp->rq_flags);
 }
+#endif
 
 static void rpcr_svc_detach(struct svc_xprt *xpt)
 {
@@ -906,7 +910,9 @@ static const struct svc_xprt_ops rpcr_svc_ops = {
 	.xpo_has_wspace		= rpcr_svc_has_wspace,
 	.xpo_detach		= rpcr_svc_detach,
 	.xpo_free		= rpcr_svc_free,
+#ifdef RPCR_HAVE_XPO_SECURE_PORT
 	.xpo_secure_port	= rpcr_svc_secure_port,
+#endif
 	.xpo_kill_temp_xprt	= rpcr_svc_kill_temp,
 };
 
