@@ -408,11 +408,11 @@ static void smcr_ib_port_work(struct work_struct *work)
 {
 	struct smcr_ibdev *dev = container_of(work, struct smcr_ibdev,
 					      port_work);
-	u32 p;
+	unsigned long err = xchg(&dev->ports_err, 0);
+	unsigned int p;
 
-	rdma_for_each_port(dev->ibdev, p)
-		if (p < BITS_PER_LONG && test_and_clear_bit(p, &dev->ports_err))
-			smcr_ib_up->port_err(dev, p);
+	for_each_set_bit(p, &err, BITS_PER_LONG)
+		smcr_ib_up->port_err(dev, p);
 	if (xchg(&dev->ports_up, 0))
 		smcr_ib_up->port_up(dev);
 }

@@ -976,6 +976,7 @@ static bool smcr_lgr_uses_dev(const struct smcr_lgr *lgr,
 {
 	int i;
 
+	lockdep_assert_held(&smcr_lgrs_lock);
 	for (i = 0; i < SMCR_LINKS_MAX; i++)
 		if (READ_ONCE(lgr->lnk[i].port.dev) == dev)
 			return true;
@@ -1002,6 +1003,7 @@ static bool smcr_lgr_leaves_dev(struct smcr_lgr *lgr,
 	bool other = false;
 	int i;
 
+	lockdep_assert_held(&smcr_lgrs_lock);
 	spin_lock(&lgr->lock);
 	for (i = 0; i < SMCR_LINKS_MAX; i++) {
 		link = &lgr->lnk[i];

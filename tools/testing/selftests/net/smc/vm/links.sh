@@ -738,6 +738,20 @@ mixed_back() {
 	barrier "$tag-done" 60
 }
 
+# mixed_gone TAG FIRST SECOND: the module of FIRST ("ours" or "linux")
+# is removed, then that of SECOND; ours within 30 s
+mixed_gone() {
+	local tag=$1 m
+	for m in "$2" "$3"; do
+		if [[ $who == "$m" && $m == ours ]]; then
+			unload "$tag" 30
+		elif [[ $who == "$m" ]]; then
+			tap_check "$tag: rmmod smc (b)" modprobe -r smc_diag smc
+		fi
+		barrier "$tag-$m-gone" 60
+	done
+}
+
 # invite: Linux's client asks our server for a link. A symmetric group
 # (ours serving, add_link_retry=0: no link is added back unasked) loses
 # its link on rxe1 when b's eth1 goes down (IB_EVENT_PORT_ERR, Linux's
@@ -758,11 +772,7 @@ invite() {
 	# Linux's module goes first: its DELETE LINK ends our idle group,
 	# whose end must not wait for lgr_idle_time (120 s here) to let go
 	# of the devices
-	[[ $who == linux ]] &&
-		tap_check "invite: rmmod smc (b)" modprobe -r smc_diag smc
-	barrier invite-linux-gone 60
-	[[ $who == ours ]] && unload invite 30
-	barrier invite-gone 60
+	mixed_gone invite linux ours
 }
 
 # ask: our client asks Linux's server for a link. Linux serving in b
@@ -779,11 +789,7 @@ ask() {
 			grep -qE 'smcr_links_ask: .* rc=0$' $TRACE/trace
 	fi
 	mixed_back ask b $((port + 1))
-	[[ $who == ours ]] && unload ask 30
-	barrier ask-ours-gone 60
-	[[ $who == linux ]] &&
-		tap_check "ask: rmmod smc (b)" modprobe -r smc_diag smc
-	barrier ask-gone 60
+	mixed_gone ask ours linux
 }
 
 linux() {
