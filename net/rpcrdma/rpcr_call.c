@@ -12,6 +12,7 @@
 #include <linux/sunrpc/msg_prot.h>
 
 #include "rpcr_clnt.h"
+#include "rpcr_sysctl.h"
 #include "rpcr_trace.h"
 
 /* the reply's bytes the call's receive buffer holds */
@@ -84,11 +85,77 @@ static int rpcr_call_plan_reply(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	return 0;
 }
 
-/* the call's pieces that go inline, as offsets in rq_snd_buf */
+/* the call's pieces that go inline, as offsets in rq_snd_buf, and the
+ * Sends they take (1, or more when continued)
+ */
 struct rpcr_inline {
 	u32	len[2];
 	u32	from[2];
+	u32	nsends;
 };
+
+/* Draft §4.3.1.1, §6.3.2.2: each Send of a continued call takes a
+ * receive of the server's, a credit. The call holds the one the RPC
+ * layer gave it (xprt_request_get_cong()) and borrows the others from
+ * the window, given back when it is released (rpcr_release_request()).
+ */
+static bool rpcr_call_credits_borrow(struct rpcr_xprt *rx,
+				     struct rpcr_req *req, u32 n)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+	unsigned long want = (unsigned long)n << RPC_CWNDSHIFT;
+	bool ok;
+
+	spin_lock(&xprt->transport_lock);
+	ok = xprt->cong + want <= xprt->cwnd;
+	if (ok) {
+		xprt->cong += want;
+		req->borrowed += n;
+	}
+	spin_unlock(&xprt->transport_lock);
+	return ok;
+}
+
+/**
+ * rpcr_call_credits_return() - give back what a call's Sends borrowed
+ * @rx: transport
+ * @req: the call
+ *
+ * Context: under @rx->xprt.transport_lock.
+ */
+void rpcr_call_credits_return(struct rpcr_xprt *rx, struct rpcr_req *req)
+{
+	lockdep_assert_held(&rx->xprt.transport_lock);
+	rx->xprt.cong -= (unsigned long)req->borrowed << RPC_CWNDSHIFT;
+	req->borrowed = 0;
+}
+
+/* Draft §6.3.2.2: the whole call inline in several Sends, when the knob
+ * allows it from @mode on, the connection has had its first answer in
+ * version 2 and the server's credits take every Send. @send_max as the
+ * plans count it, with version 1's header: a Send with more to come
+ * has the smallest one (and version 2's extra words).
+ */
+static bool rpcr_call_plan_more(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+				const struct rpcr_hdr *h, u32 send_max,
+				enum rpcr_more mode, struct rpcr_inline *in)
+{
+	u32 len = rqst->rq_snd_buf.len;
+	u32 hlen = rpcr_hdr_len(h);
+	u32 n;
+
+	if (h->vers != RPCR_VERSION_2 || READ_ONCE(rpcr_continuation) < mode ||
+	    !READ_ONCE(rx->vers_done) || hlen >= send_max)
+		return false;
+	n = rpcr2_more_sends(len, send_max - RPCR_HDR_MIN_LEN,
+			     send_max - hlen);
+	if (n < 2 || n > RPCR_MORE_SENDS_MAX ||
+	    !rpcr_call_credits_borrow(rx, rpcr_req(rqst), n - 1))
+		return false;
+	in->len[0] = len;
+	in->nsends = n;
+	return true;
+}
 
 /* a Read list of one chunk at @pos, from the segments mapped */
 static void rpcr_call_read_list(struct rpcr_hdr *h, u32 pos,
@@ -107,7 +174,8 @@ static void rpcr_call_read_list(struct rpcr_hdr *h, u32 pos,
  * buffers; else the data of a WRITE in a Read chunk where it sits
  * (§3.4.5), the rest inline with the data's XDR roundup left out
  * (§3.4.4.4); else all of it in a position-zero Read chunk, a Long
- * Call sent as RDMA_NOMSG (§3.5.3).
+ * Call sent as RDMA_NOMSG (§3.5.3). In version 2 a call may go inline
+ * in several Sends instead (sunrpc.rdma_continuation).
  */
 static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 			       struct rpcr_hdr *h, u32 send_max,
@@ -126,6 +194,8 @@ static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		in->len[0] = snd->len;
 		return 0;
 	}
+	if (rpcr_call_plan_more(rx, rqst, h, send_max, RPCR_MORE_ALL, in))
+		return 0;
 	rest = snd->tail[0].iov_len > pad ? snd->tail[0].iov_len - pad : 0;
 	if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
 	    rpcr_hdr_len(h) + RPCR_MAX_READ_SEGS * RPCR_READ_SEG_LEN +
@@ -142,6 +212,8 @@ static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		rpcr_stat_add(rx, RPCR_ST_RDMA_CALL_BYTES, snd->page_len);
 		return 0;
 	}
+	if (rpcr_call_plan_more(rx, rqst, h, send_max, RPCR_MORE_LONG, in))
+		return 0;
 	n = rpcr_frwr_map(rx->frwr, snd, 0, snd->len, false, &req->mrs, chain,
 			  segs, RPCR_MAX_READ_SEGS);
 	if (n < 0)
@@ -169,6 +241,62 @@ bool rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey)
 	       rpcr_frwr_release(&req->mrs, inv_rkey);
 }
 
+/* Draft §6.3.2.2: the call's RPC message in @nsends Sends, every one
+ * full but the last: those before it with RPCRDMA2_F_MORE and no chunks,
+ * the last with the header @rx->shdr (its chunks, rdma_inv_handle).
+ * The first goes in @sb; the others' buffers are taken here, onto
+ * @rx->more. Return: the first's bytes, -EAGAIN when buffers ran out,
+ * -EIO when the call's buffer cannot be read.
+ */
+static int rpcr_call_continue(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+			      struct rpcr_sbuf *sb, u32 send_max, u32 nsends)
+{
+	struct rpcr_more_sends *more = &rx->more;
+	struct rpcr2_hdr *h2 = &rx->shdr;
+	u32 left = rqst->rq_snd_buf.len, at = 0, n, i;
+	int hlen, len = 0, rc = -EAGAIN;
+	u8 *buf;
+
+	for (i = 1; i < nsends; i++) {
+		more->sb[more->n] = rpcr_ep_sbuf_get(rx->ep);
+		if (!more->sb[more->n])
+			goto fail;
+		more->n++;
+	}
+	rc = -EIO;
+	for (i = 0; i < nsends; i++) {
+		buf = i ? more->sb[i - 1]->buf : sb->buf;
+		if (i < nsends - 1)
+			hlen = rpcr2_more_encode(h2->base.xid, h2->base.credit,
+						 0, buf, send_max);
+		else
+			hlen = rpcr_msg_encode(h2, buf, send_max);
+		if (hlen < 0)
+			goto fail;
+		n = i < nsends - 1 ? min_t(u32, left, send_max - hlen) : left;
+		if (hlen + n > send_max ||
+		    read_bytes_from_xdr_buf(&rqst->rq_snd_buf, at, buf + hlen,
+					    n))
+			goto fail;
+		at += n;
+		left -= n;
+		if (i)
+			more->len[i - 1] = hlen + n;
+		else
+			len = hlen + n;
+	}
+	rpcr_stat_add(rx, RPCR_ST_PULLUP_BYTES, at);
+	trace_rpcr_msg_split(h2->base.xid, h2->flags, nsends, at);
+	trace_rpcr_call_send(h2, more->len[nsends - 2]);
+	return len;
+
+fail:
+	for (i = 0; i < more->n; i++)
+		rpcr_ep_sbuf_put(more->sb[i]);
+	more->n = 0;
+	return rc;
+}
+
 /**
  * rpcr_call_marshal() - build the message of a call
  * @rx: transport, XPRT_LOCKED by the caller, with a connection
@@ -193,6 +321,13 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	u32 len, extra;
 	int hlen, i, rc;
 
+	/* sent before: the Sends it took then are the server's past */
+	if (req->borrowed) {
+		spin_lock(&rx->xprt.transport_lock);
+		rpcr_call_credits_return(rx, req);
+		spin_unlock(&rx->xprt.transport_lock);
+	}
+	rx->more.n = 0;
 	memset(h2, 0, sizeof(*h2));
 	h->xid = be32_to_cpu(rqst->rq_xid);
 	h->vers = READ_ONCE(rx->vers);
@@ -224,6 +359,11 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	 */
 	if (h->vers == RPCR_VERSION_2)
 		h2->inv_handle = rpcr_hdr_inv_handle(h);
+	if (!rc && in.nsends > 1) {
+		rc = rpcr_call_continue(rx, rqst, sb, send_max, in.nsends);
+		if (rc >= 0)
+			return rc;
+	}
 	hlen = rc ? rc : rpcr_msg_encode(h2, sb->buf, send_max);
 	if (hlen < 0)
 		goto fail;

@@ -23,6 +23,23 @@
 #define RPCR_BC_SLOTS	8
 #define RPCR_BC_INLINE	RPCR_V1_INLINE_DEFAULT
 
+/* the most Sends one call goes in (draft §6.3.2.2): 16 of the default
+ * 4 KiB inline threshold take a call of 64 KiB
+ */
+#define RPCR_MORE_SENDS_MAX	16
+
+/**
+ * struct rpcr_more_sends - the Sends after the first of a continued call
+ * @n: how many, RPCR_MORE_SENDS_MAX - 1 at most
+ * @sb: their buffers, built
+ * @len: the bytes of each
+ */
+struct rpcr_more_sends {
+	u32			n;
+	struct rpcr_sbuf	*sb[RPCR_MORE_SENDS_MAX - 1];
+	u32			len[RPCR_MORE_SENDS_MAX - 1];
+};
+
 /* the call buffers a transport keeps: a page, which the buffers of the
  * most frequent calls fit (NFS READ, WRITE, GETATTR, ...)
  */
@@ -76,6 +93,7 @@ enum rpcr_stat {
  * @props: the server's transport properties on this connection (version
  *	2), reset at connect before @ep is set
  * @shdr: the header of the call being sent, under XPRT_LOCKED
+ * @more: the Sends that continue it, under XPRT_LOCKED
  * @rhdr: the header of the reply being handled; the receive CQ handles
  *	one message at a time
  * @spare_lock: protects @spare and @nspare
@@ -103,6 +121,7 @@ struct rpcr_xprt {
 	struct rpcr_proc_entry	proc;
 	struct rpcr_props	props;
 	struct rpcr2_hdr	shdr;
+	struct rpcr_more_sends	more;
 	struct rpcr2_hdr	rhdr;
 	spinlock_t		spare_lock;	/* @spare, @nspare */
 	struct list_head	spare;
@@ -126,6 +145,8 @@ struct rpcr_xprt {
  *	version it named, on the same connection (its credit came back);
  *	set by the reply handler, cleared once it is sent
  * @spare: the buffer is of RPCR_REQ_SPARE_SIZE bytes, kept when freed
+ * @borrowed: credits its continued Sends took beyond its own, under the
+ *	transport's transport_lock, until it is released
  * @buf: rq_buffer (the call) and rq_rbuffer (the reply)
  */
 struct rpcr_req {
@@ -137,6 +158,7 @@ struct rpcr_req {
 	u32			vers;
 	bool			resend;
 	bool			spare;
+	u32			borrowed;
 	u8			buf[] __aligned(8);
 };
 
@@ -168,6 +190,7 @@ static inline u32 rpcr_clnt_credit2(const struct rpcr_xprt *rx)
 int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		      struct rpcr_sbuf *sb, struct rpcr_frwr_chain *chain);
 bool rpcr_call_unregister(struct rpcr_req *req, u32 inv_rkey);
+void rpcr_call_credits_return(struct rpcr_xprt *rx, struct rpcr_req *req);
 void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey);
 
 int rpcr_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);

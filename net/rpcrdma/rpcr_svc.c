@@ -47,12 +47,18 @@ struct rpcr_svc_ctxt {
  * struct rpcr_svc_call - a received message, and then the thread's
  *	context of it until the reply is sent
  * @node: on the connection's @calls, or on its @spare ones
+ * @more: the messages that continue this one (draft §6.3.2.2), in the
+ *	order they came, on their @node; empty for a message on its own
+ * @nmsgs: messages in the sequence, this one's included: the receives,
+ *	and so the credits, it took
  * @len: bytes in @msg
  * @ctxt: the thread's context
  * @msg: the message, of the connection's inline size at most
  */
 struct rpcr_svc_call {
 	struct list_head	node;
+	struct list_head	more;
+	u32			nmsgs;
 	u32			len;
 	struct rpcr_svc_ctxt	ctxt;
 	u8			msg[];
@@ -90,6 +96,13 @@ static struct rpcr_svc_call *rpcr_svc_call_get(struct rpcr_svc_xprt *sx)
 static void rpcr_svc_call_put(struct rpcr_svc_xprt *sx,
 			      struct rpcr_svc_call *call)
 {
+	struct rpcr_svc_call *part, *tmp;
+
+	list_for_each_entry_safe(part, tmp, &call->more, node) {
+		list_del_init(&part->node);
+		INIT_LIST_HEAD(&part->more);
+		rpcr_svc_call_put(sx, part);
+	}
 	spin_lock(&sx->lock);
 	if (sx->nspare < sx->credits) {
 		list_add(&call->node, &sx->spare);
@@ -105,6 +118,7 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 {
 	struct rpcr_svc_xprt *sx = owner;
 	struct rpcr_svc_call *call;
+	bool more;
 
 	/* (@len is no more than the receive buffers' inline size) */
 	call = rpcr_svc_call_get(sx);
@@ -113,14 +127,18 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 		trace_rpcr_reply_drop(0, len, RPCR_DROP_SIZE, -ENOMEM);
 		return;
 	}
+	INIT_LIST_HEAD(&call->more);
+	call->nmsgs = 1;
 	call->len = len;
 	memcpy(call->msg, msg, len);
+	more = rpcr2_peek_more(msg, len);
 	rpcr_svc_count(RPCR_SVC_STAT_RECV);
 	spin_lock(&sx->lock);
 	/* §3.3.1: a client past its credits breaks the protocol, and
 	 * would have us hold its calls without bound. One message more
 	 * takes the receive kept beyond them for one that is no call, a
-	 * version 2 client's properties or credit refresh (draft §4.3.1.2)
+	 * version 2 client's properties or credit refresh (draft §4.3.1.2).
+	 * Each message of a continued one took a receive, and counts.
 	 */
 	if (sx->ncalls > sx->credits) {
 		spin_unlock(&sx->lock);
@@ -129,8 +147,26 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 		svc_xprt_deferred_close(&sx->xpt);
 		return;
 	}
-	list_add_tail(&call->node, &sx->calls);
 	sx->ncalls++;
+	/* Draft §6.3.2.2: the messages of a sequence go to a thread
+	 * together, once its last (without F_MORE) has come; a thread
+	 * checks and joins them. Messages come one at a time here.
+	 */
+	if (sx->partial) {
+		list_add_tail(&call->node, &sx->partial->more);
+		sx->partial->nmsgs++;
+		if (more) {
+			spin_unlock(&sx->lock);
+			return;
+		}
+		call = sx->partial;
+		sx->partial = NULL;
+	} else if (more) {
+		sx->partial = call;
+		spin_unlock(&sx->lock);
+		return;
+	}
+	list_add_tail(&call->node, &sx->calls);
 	spin_unlock(&sx->lock);
 	set_bit(XPT_DATA, &sx->xpt.xpt_flags);
 	svc_xprt_enqueue(&sx->xpt);
@@ -508,10 +544,82 @@ static void rpcr_svc_send_error(struct rpcr_svc_xprt *sx,
 		rpcr_ep_send(sx->ep, sb, len, 0, NULL, NULL);
 }
 
+/**
+ * struct rpcr_svc_joined - the RPC message of a continued call
+ * @buf: its bytes, the payloads of the sequence's messages in order
+ * @len: how many
+ */
+struct rpcr_svc_joined {
+	u8	*buf;
+	u32	len;
+};
+
+/* Draft §6.3.2.2: the payloads of a sequence, the first's (@h, @hlen
+ * bytes of header, decoded) and those of the messages on its @more
+ * list, joined in order into @out; @h becomes the last's header, whose
+ * chunks the call has. Each message after the first must decode and
+ * have the first's XID and type, else @verdict is ERR_INVAL_FLAG or
+ * the decoder's (-EPROTO). A sequence of RDMA2_CONNPROP is dropped
+ * (-EOPNOTSUPP). The sequence's messages stay on @call.
+ * Return: 0, -EPROTO, -EOPNOTSUPP or -ENOMEM.
+ */
+static int rpcr_svc_join(struct rpcr_svc_xprt *sx, struct rpcr_svc_call *call,
+			 struct rpcr2_hdr *h, int hlen,
+			 struct rpcr_svc_joined *out, struct rpcr2_err *verdict)
+{
+	struct rpcr_svc_call *part, *last = NULL;
+	struct rpcr2_hdr *next;
+	int nlen, rc = -EPROTO;
+	u32 len, at;
+
+	/* continued properties are not put together: the sequence goes */
+	if (h->base.proc != RPCR2_MSG) {
+		trace_rpcr_reply_drop(h->base.xid, call->len, RPCR_DROP_MORE,
+				      -EOPNOTSUPP);
+		return -EOPNOTSUPP;
+	}
+	next = kmalloc(sizeof(*next), GFP_KERNEL);
+	if (!next)
+		return -ENOMEM;
+	len = call->len - hlen;
+	list_for_each_entry(part, &call->more, node) {
+		nlen = rpcr_msg_decode(part->msg, part->len, next, verdict);
+		if (nlen < 0)
+			goto out;
+		if (rpcr2_more_check(h, next, verdict))
+			goto out;
+		len += part->len - nlen;
+		last = part;
+	}
+	rc = -ENOMEM;
+	out->buf = kvmalloc(len, GFP_KERNEL);
+	if (!out->buf)
+		goto out;
+	out->len = len;
+	memcpy(out->buf, call->msg + hlen, call->len - hlen);
+	at = call->len - hlen;
+	list_for_each_entry(part, &call->more, node) {
+		nlen = rpcr_msg_decode(part->msg, part->len, next, verdict);
+		memcpy(out->buf + at, part->msg + nlen, part->len - nlen);
+		at += part->len - nlen;
+	}
+	/* (the last decoded is @last's: its chunks are the call's) */
+	*h = *next;
+	trace_rpcr_msg_joined(h->base.xid, h->flags, call->nmsgs, len);
+	rc = 0;
+out:
+	if (rc)
+		trace_rpcr_reply_drop(h->base.xid, last ? last->len : call->len,
+				      RPCR_DROP_MORE, rc);
+	kfree(next);
+	return rc;
+}
+
 static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 {
 	struct svc_xprt *xpt = rqstp->rq_xprt;
 	struct rpcr_svc_xprt *sx = rpcr_svc(xpt);
+	struct rpcr_svc_joined msg, joined = { };
 	struct rpcr_svc_ctxt *ctxt;
 	struct rpcr_svc_call *call;
 	struct rpcr2_err verdict;
@@ -526,7 +634,7 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 					node);
 	if (call) {
 		list_del(&call->node);
-		sx->ncalls--;
+		sx->ncalls -= call->nmsgs;
 	}
 	if (list_empty(&sx->calls))
 		clear_bit(XPT_DATA, &xpt->xpt_flags);
@@ -567,6 +675,18 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 		rpcr_svc_send_error(sx, h2, RPCR_VERSION_1, &verdict);
 		goto drop;
 	}
+	msg.buf = call->msg + hlen;
+	msg.len = call->len - hlen;
+	if (call->nmsgs > 1) {
+		len = rpcr_svc_join(sx, call, h2, hlen, &joined, &verdict);
+		if (!len && rpcr_msg_check(h2, is_call, &verdict))
+			len = -EPROTO;
+		if (len == -EPROTO)
+			rpcr_svc_send_error(sx, h2, h->vers, &verdict);
+		if (len)
+			goto drop;
+		msg = joined;
+	}
 	/* §6.4.4, §6.4.2: the client's properties and credit refreshes
 	 * carry nothing for nfsd
 	 */
@@ -582,12 +702,12 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	/* RFC 8167: a reply to a callback of ours is no call for nfsd, nor
 	 * is any other version 2 message that says it is a reply
 	 */
-	if (rpcr_svc_bc_reply(sx, h, call->msg + hlen, call->len - hlen) ||
-	    !is_call)
+	if (rpcr_svc_bc_reply(sx, h, msg.buf, msg.len) || !is_call)
 		goto drop;
 	trace_rpcr_call_recv(h2, call->len);
-	len = rpcr_svc_build_arg(sx, rqstp, h, call->msg + hlen,
-				 call->len - hlen);
+	len = rpcr_svc_build_arg(sx, rqstp, h, msg.buf, msg.len);
+	kvfree(joined.buf);
+	joined.buf = NULL;
 	if (len == -EBADMSG) {
 		verdict.code = RPCR_ERR_CHUNK;
 		rpcr_svc_send_error(sx, h2, h->vers, &verdict);
@@ -606,6 +726,7 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	return len;
 
 drop:
+	kvfree(joined.buf);
 	rpcr_svc_call_put(sx, call);
 	return 0;
 }
@@ -889,8 +1010,12 @@ static void rpcr_svc_free(struct svc_xprt *xpt)
 		rpcr_listen_stop(sx->listener);
 	if (sx->ep)
 		rpcr_ep_destroy(sx->ep);
-	list_for_each_entry_safe(call, tmp, &sx->calls, node)
+	if (sx->partial)
+		list_add(&sx->partial->node, &sx->calls);
+	list_for_each_entry_safe(call, tmp, &sx->calls, node) {
+		list_splice_tail_init(&call->more, &sx->spare);
 		kfree(call);
+	}
 	list_for_each_entry_safe(call, tmp, &sx->spare, node)
 		kfree(call);
 	kfree(sx);

@@ -9,6 +9,8 @@
 #include "rpcr_proc.h"
 #include "rpcr_props.h"
 
+struct rpcr_svc_call;
+
 /**
  * struct rpcr_svc_xprt - a listener or a connection
  * @xpt: what the svc layer knows; first
@@ -23,9 +25,11 @@
  *	set once (cmpxchg) by whichever thread takes that call
  * @proc: a connection's line in /proc/net/rpcr, listed once accepted
  * @props: the client's transport properties (version 2, draft §5.2)
- * @lock: protects @calls, @ncalls, @spare and @nspare
+ * @lock: protects @calls, @ncalls, @partial, @spare and @nspare
  * @calls: messages received, not yet taken by a thread
- * @ncalls: how many
+ * @ncalls: how many, each message of a continued one counted
+ * @partial: the first message of a continued one whose last has not
+ *	come, the others on its list (draft §6.3.2.2); NULL when none
  * @spare: memory of calls whose replies went, kept for the next ones
  * @nspare: how many, @credits at most
  */
@@ -38,9 +42,10 @@ struct rpcr_svc_xprt {
 	u32			vers;
 	struct rpcr_proc_entry	proc;
 	struct rpcr_props	props;
-	spinlock_t		lock;	/* @calls, @ncalls, @spare, @nspare */
+	spinlock_t		lock;	/* @calls, @ncalls, @partial, @spare... */
 	struct list_head	calls;
 	u32			ncalls;
+	struct rpcr_svc_call	*partial;
 	struct list_head	spare;
 	u32			nspare;
 };

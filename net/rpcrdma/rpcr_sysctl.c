@@ -45,6 +45,15 @@ MODULE_PARM_DESC(svc_max_version,
 static unsigned int rpcr_version_min = 1;
 static unsigned int rpcr_version_max = 2;
 
+/* when a client's call of version 2 goes in several Sends, RPCRDMA2_F_MORE
+ * (draft §6.3.2.2), rather than by RDMA Read: RPCR_MORE_*
+ */
+unsigned int rpcr_continuation = RPCR_MORE_LONG;
+module_param_named(continuation, rpcr_continuation, uint, 0644);
+MODULE_PARM_DESC(continuation,
+		 "Client: version 2 calls too large for one Send go in several (F_MORE): 0 never, 1 rather than as a Long Call (default), 2 rather than with Read chunks too; sysctl sunrpc.rdma_continuation");
+static unsigned int rpcr_more_max = RPCR_MORE_ALL;
+
 /* Peers both sides speak version 1 with, whatever the knobs above say:
  * IPv4 and IPv6 addresses, separated by commas or white space. Written
  * and read under kernel_param_lock(THIS_MODULE), the lock the module
@@ -200,6 +209,8 @@ static struct ctl_table rpcr_sysctl_table[] = {
 		  SYSCTL_ZERO, SYSCTL_ONE),
 	RPCR_KNOB("rdma_max_version", rpcr_max_version,
 		  &rpcr_version_min, &rpcr_version_max),
+	RPCR_KNOB("rdma_continuation", rpcr_continuation,
+		  SYSCTL_ZERO, &rpcr_more_max),
 	{
 		.procname	= "rdma_v1_peers",
 		.maxlen		= RPCR_V1_PEERS_LEN,

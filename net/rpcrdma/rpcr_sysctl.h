@@ -23,6 +23,22 @@ extern unsigned int rpcr_svc_ord;
 extern unsigned int rpcr_max_version;
 extern unsigned int rpcr_svc_max_version;
 
+/**
+ * enum rpcr_more - when a client's call of version 2 is continued
+ *	(sunrpc.rdma_continuation)
+ * @RPCR_MORE_NEVER: never; too large for a Send it goes by RDMA Read
+ * @RPCR_MORE_LONG: when it would otherwise be a Long Call, all of it in
+ *	a position-zero Read chunk
+ * @RPCR_MORE_ALL: also when a WRITE's data would go in a Read chunk
+ */
+enum rpcr_more {
+	RPCR_MORE_NEVER,
+	RPCR_MORE_LONG,
+	RPCR_MORE_ALL,
+};
+
+extern unsigned int rpcr_continuation;
+
 struct sockaddr;
 bool rpcr_version1_peer(const struct sockaddr *sa);
 

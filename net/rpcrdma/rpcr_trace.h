@@ -26,6 +26,7 @@ enum rpcr_drop {
 	RPCR_DROP_CHUNK,	/* chunk the call did not offer */
 	RPCR_DROP_BCALL,	/* backward call without a free slot */
 	RPCR_DROP_CREDIT,	/* a call past the credits granted */
+	RPCR_DROP_MORE,		/* a continued message not joined */
 };
 
 /* a header's credit grant; in version 2 the low half, the most there
@@ -104,6 +105,7 @@ TRACE_DEFINE_ENUM(RPCR_DROP_SIZE);
 TRACE_DEFINE_ENUM(RPCR_DROP_CHUNK);
 TRACE_DEFINE_ENUM(RPCR_DROP_BCALL);
 TRACE_DEFINE_ENUM(RPCR_DROP_CREDIT);
+TRACE_DEFINE_ENUM(RPCR_DROP_MORE);
 
 #define rpcr_show_drop(d)					\
 	__print_symbolic(d, { RPCR_DROP_HDR, "bad header" },	\
@@ -111,7 +113,8 @@ TRACE_DEFINE_ENUM(RPCR_DROP_CREDIT);
 			    { RPCR_DROP_SIZE, "too long" },	\
 			    { RPCR_DROP_CHUNK, "bad chunk" },	\
 			    { RPCR_DROP_BCALL, "no backward slot" },	\
-			    { RPCR_DROP_CREDIT, "past the credits" })
+			    { RPCR_DROP_CREDIT, "past the credits" },	\
+			    { RPCR_DROP_MORE, "continuation refused" })
 
 /* names the trace buffer can print (ib_core's strings are not ours) */
 #define rpcr_show_cm_event(e)						\
@@ -189,6 +192,33 @@ DEFINE_RPCR_MSG_EVENT(rpcr_call_send);
 DEFINE_RPCR_MSG_EVENT(rpcr_reply_recv);
 DEFINE_RPCR_MSG_EVENT(rpcr_call_recv);
 DEFINE_RPCR_MSG_EVENT(rpcr_reply_send);
+
+/* Draft §6.3.2.2: a message in @nmsgs Sends, RPCRDMA2_F_MORE on all but
+ * the last: its XID, rdma_flags of the last, and the payload's bytes
+ */
+DECLARE_EVENT_CLASS(rpcr_more_class,
+		    TP_PROTO(u32 xid, u32 flags, u32 nmsgs, u32 len),
+		    TP_ARGS(xid, flags, nmsgs, len),
+		    TP_STRUCT__entry(__field(u32, xid)
+				     __field(u32, flags)
+				     __field(u32, nmsgs)
+				     __field(u32, len)),
+		    TP_fast_assign(__entry->xid = xid;
+				   __entry->flags = flags;
+				   __entry->nmsgs = nmsgs;
+				   __entry->len = len;),
+		    TP_printk("xid=0x%08x flags=0x%x sends=%u len=%u",
+			      __entry->xid, __entry->flags, __entry->nmsgs,
+			      __entry->len)
+);
+
+#define DEFINE_RPCR_MORE_EVENT(name)					\
+	DEFINE_EVENT(rpcr_more_class, name,				\
+		     TP_PROTO(u32 xid, u32 flags, u32 nmsgs, u32 len),	\
+		     TP_ARGS(xid, flags, nmsgs, len))
+
+DEFINE_RPCR_MORE_EVENT(rpcr_msg_split);
+DEFINE_RPCR_MORE_EVENT(rpcr_msg_joined);
 
 TRACE_EVENT(rpcr_reply_drop,
 	    TP_PROTO(u32 xid, u32 len, enum rpcr_drop why, int err),

@@ -357,6 +357,78 @@ bool rpcr2_credit_refresh(const struct rpcr2_hdr *h)
 	return h->base.proc == RPCR2_NOMSG && !rpcr2_has_chunks(&h->base);
 }
 
+/**
+ * rpcr2_peek_more() - whether a message says the next one continues it
+ * @buf: the received message, not yet decoded
+ * @len: its length
+ *
+ * §6.3.2.2: RPCRDMA2_F_MORE joins the payload of the next message to
+ * this one's. Only the prefix is read, so that a receive handler can
+ * keep the messages of a sequence together; each is decoded in full
+ * (rpcr_msg_decode()) before its payload is used.
+ *
+ * Return: true for a message of version 2 with RPCRDMA2_F_MORE set.
+ */
+bool rpcr2_peek_more(const u8 *buf, size_t len)
+{
+	struct rpcr_xin x = { buf, len };
+	u32 xid, vers, credit, htype, flags;
+
+	return rpcr_take32(&x, &xid) && rpcr_take32(&x, &vers) &&
+	       rpcr_take32(&x, &credit) && rpcr_take32(&x, &htype) &&
+	       rpcr_take32(&x, &flags) && vers == RPCR_VERSION_2 &&
+	       (flags & RPCR2_F_MORE);
+}
+
+/**
+ * rpcr2_more_check() - check a message of a sequence against its first
+ * @first: the decoded header of the sequence's first message, which had
+ *	RPCRDMA2_F_MORE
+ * @next: the decoded header of a later one
+ * @verdict: set to ERR_INVAL_FLAG on a refusal
+ *
+ * §6.3.2.2: every message of a sequence has the first's rdma_xid and
+ * rdma_htype. Continued RDMA2_MSG only: what a sequence of RDMA2_CONNPROP
+ * would carry, properties split anywhere, is not reassembled here.
+ *
+ * Return: 0, or -EINVAL with @verdict.
+ */
+int rpcr2_more_check(const struct rpcr2_hdr *first,
+		     const struct rpcr2_hdr *next, struct rpcr2_err *verdict)
+{
+	memset(verdict, 0, sizeof(*verdict));
+	if (first->base.vers == RPCR_VERSION_2 &&
+	    next->base.vers == RPCR_VERSION_2 &&
+	    first->base.proc == RPCR2_MSG && next->base.proc == RPCR2_MSG &&
+	    next->base.xid == first->base.xid)
+		return 0;
+	return rpcr2_fail(verdict, RPCR2_ERR_INVAL_FLAG, 0, -EINVAL);
+}
+
+/**
+ * rpcr2_more_sends() - the Sends a continued message takes (§6.3.2.2)
+ * @len: the payload's bytes
+ * @room_more: what one Send with RPCRDMA2_F_MORE carries besides its
+ *	header (RPCR2_MORE_HDR_LEN)
+ * @room_last: what the last one carries besides its header, which holds
+ *	the chunks
+ *
+ * Return: how many Sends, each full but the last: 1 when it fits one,
+ * 0 when it cannot be sent that way (@room_more of 0, or more Sends
+ * than a u32 counts).
+ */
+u32 rpcr2_more_sends(u32 len, u32 room_more, u32 room_last)
+{
+	u64 n;
+
+	if (len <= room_last)
+		return 1;
+	if (!room_more)
+		return 0;
+	n = 1 + ((u64)len - room_last + room_more - 1) / room_more;
+	return n > (u32)~0U ? 0 : (u32)n;
+}
+
 /* §6.3.3.2: whether @handle is the rdma_handle of a segment of @b */
 static bool rpcr2_names_handle(const struct rpcr_hdr *b, u32 handle)
 {
@@ -512,6 +584,39 @@ size_t rpcr2_hdr_len(const struct rpcr2_hdr *h)
 		n = rpcr2_props_len(&h->props);
 		return n ? RPCR2_PREFIX_LEN + n : 0;
 	}
+}
+
+/**
+ * rpcr2_more_encode() - encode the header of a Send that more follow
+ * @xid: the message's rdma_xid
+ * @credit: rdma_credit, both halves
+ * @flags: RPCRDMA2_F_RESPONSE for a part of a reply, else 0
+ * @buf: where to
+ * @size: room at @buf
+ *
+ * §6.3.2.2: an RDMA2_MSG with RPCRDMA2_F_MORE, no rdma_inv_handle and
+ * empty chunk lists; the part of the RPC message it carries is appended
+ * by the caller. The last Send of the message has a header of its own
+ * (rpcr2_hdr_encode()), the same XID and type, and the chunks.
+ *
+ * Return: RPCR2_MORE_HDR_LEN, or -EMSGSIZE when it does not fit.
+ */
+int rpcr2_more_encode(u32 xid, u32 credit, u32 flags, u8 *buf, size_t size)
+{
+	u8 *p = buf;
+
+	if (size < RPCR2_MORE_HDR_LEN)
+		return -EMSGSIZE;
+	p = rpcr_put32(p, xid);
+	p = rpcr_put32(p, RPCR_VERSION_2);
+	p = rpcr_put32(p, credit);
+	p = rpcr_put32(p, RPCR2_MSG);
+	p = rpcr_put32(p, (flags & RPCR2_F_RESPONSE) | RPCR2_F_MORE);
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, 0);
+	return (int)(p - buf);
 }
 
 /**

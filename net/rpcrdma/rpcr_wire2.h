@@ -81,6 +81,10 @@ enum rpcr2_propid {
  */
 #define RPCR2_MSG_EXTRA		(RPCR2_PREFIX_LEN + 4 - RPCR_HDR_FIXED_LEN)
 #define RPCR2_NOMSG_MIN_LEN	36
+/* an RDMA2_MSG with more to come carries no chunks (§6.3.2.2): its
+ * header is the prefix, rdma_inv_handle and three empty lists
+ */
+#define RPCR2_MORE_HDR_LEN	36
 #define RPCR2_ERR_LEN		24	/* prefix and rdma_err */
 
 /* Our limit on Read chunks in one header, besides version 1's on
@@ -185,6 +189,11 @@ int rpcr2_hdr_decode(const u8 *buf, size_t len, struct rpcr2_hdr *h,
 int rpcr2_hdr_check(const struct rpcr2_hdr *h, bool call,
 		    struct rpcr2_err *verdict);
 bool rpcr2_credit_refresh(const struct rpcr2_hdr *h);
+bool rpcr2_peek_more(const u8 *buf, size_t len);
+int rpcr2_more_check(const struct rpcr2_hdr *first,
+		     const struct rpcr2_hdr *next, struct rpcr2_err *verdict);
+u32 rpcr2_more_sends(u32 len, u32 room_more, u32 room_last);
+int rpcr2_more_encode(u32 xid, u32 credit, u32 flags, u8 *buf, size_t size);
 size_t rpcr2_hdr_len(const struct rpcr2_hdr *h);
 int rpcr2_hdr_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size);
 void rpcr2_hdr_error(struct rpcr2_hdr *h, u32 xid, u32 credit,

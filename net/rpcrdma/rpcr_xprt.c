@@ -244,6 +244,7 @@ static int rpcr_buf_alloc(struct rpc_task *task)
 	if (!req)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&req->mrs);
+	req->borrowed = 0;
 	req->nwrite = 0;
 	req->has_reply = false;
 	rqst->rq_buffer = req->buf;
@@ -266,6 +267,18 @@ static void rpcr_buf_free(struct rpc_task *task)
 	rpcr_req_put(rx, req);
 	rqst->rq_buffer = NULL;
 	rqst->rq_rbuffer = NULL;
+}
+
+/* Context: under the transport's transport_lock (xprt_release()) */
+static void rpcr_release_request(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+
+	/* the credits of a continued call's other Sends, then its own */
+	if (rqst->rq_buffer)
+		rpcr_call_credits_return(rpcr_xprt(rqst->rq_xprt),
+					 rpcr_req(rqst));
+	xprt_release_rqst_cong(task);
 }
 
 static void rpcr_close(struct rpc_xprt *xprt)
@@ -337,7 +350,8 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 	struct rpcr_frwr_chain chain = { };
 	struct rpcr_ep *ep = rx->ep;
 	struct rpcr_sbuf *sb;
-	int len;
+	int len, rc;
+	u32 i;
 
 	if (!xprt_connected(xprt) || !ep)
 		return -ENOTCONN;
@@ -358,6 +372,7 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 		rpcr_stat_add(rx, RPCR_ST_SBUF_EMPTY, 1);
 		return -ENOBUFS;
 	}
+	rx->more.n = 0;
 	if (!rqst->rq_buffer)
 		len = rpcr_bc_marshal(rx, rqst, sb);
 	else
@@ -368,7 +383,17 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 		return len == -EAGAIN ? -ENOBUFS : len;
 	}
 	rqst->rq_xtime = ktime_get();
-	if (rpcr_ep_send(ep, sb, len, 0, chain.first, chain.last)) {
+	/* a continued call's Sends in order, right behind the first */
+	rc = rpcr_ep_send(ep, sb, len, 0, chain.first, chain.last);
+	for (i = 0; i < rx->more.n; i++) {
+		if (rc)
+			rpcr_ep_sbuf_put(rx->more.sb[i]);
+		else
+			rc = rpcr_ep_send(ep, rx->more.sb[i], rx->more.len[i],
+					  0, NULL, NULL);
+	}
+	rx->more.n = 0;
+	if (rc) {
 		rpcr_close(xprt);
 		return -ENOTCONN;
 	}
@@ -442,7 +467,7 @@ static const struct rpc_xprt_ops rpcr_xprt_ops = {
 	.release_xprt		= xprt_release_xprt_cong,
 	.alloc_slot		= xprt_alloc_slot,
 	.free_slot		= xprt_free_slot,
-	.release_request	= xprt_release_rqst_cong,
+	.release_request	= rpcr_release_request,
 	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
 	.rpcbind		= rpcb_getport_async,
 	.set_port		= rpcr_set_port,

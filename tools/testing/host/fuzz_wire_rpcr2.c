@@ -15,6 +15,7 @@
  *     A CONNPROP's properties, sent by rpcr2_connprop_encode(), are
  *     the same bytes when its flags were 0; as rpcr2_props_effective()
  *     has them, each is the value carried or its default.
+ *     The prefix alone tells RPCRDMA2_F_MORE as the decoder does.
  *  3. Arbitrary bytes through the decoder of either version (the one
  *     the transport uses): a header taken re-encodes to as many bytes
  *     as it took; a refused one's verdict becomes an error answer, in
@@ -130,6 +131,14 @@ static void check_decode(const u8 *data, size_t size)
 	}
 	FUZZ_ASSERT((size_t)n <= size && n >= RPCR2_PREFIX_LEN + 4);
 	FUZZ_ASSERT(h.base.vers == RPCR_VERSION_2 && !v.code);
+	/* the receive handler's look at the prefix agrees with the decoder;
+	 * a sequence is joined for RDMA2_MSG only
+	 */
+	FUZZ_ASSERT(rpcr2_peek_more(data, size) ==
+		    !!(h.flags & RPCR2_F_MORE));
+	FUZZ_ASSERT(!rpcr2_more_check(&h, &h, &v) ==
+		    (h.base.proc == RPCR2_MSG));
+	memset(&v, 0, sizeof(v));
 	if (!rpcr2_hdr_check(&h, true, &v))
 		FUZZ_ASSERT(!v.code);
 	else

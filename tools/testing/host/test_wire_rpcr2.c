@@ -1218,6 +1218,92 @@ static void test_any_version(void)
 	      rpcr_msg_check(&h, true, &v) == -EBADMSG);
 }
 
+/* §6.3.2.2: a message continued in the next ones: the flag read from
+ * the prefix alone, every later message checked against the first, and
+ * the Sends a payload takes
+ */
+static void test_continuation(void)
+{
+	struct rpcr2_hdr first;
+
+	CHECK(rpcr2_peek_more(g_msg_more, sizeof(g_msg_more)));
+	CHECK(!rpcr2_peek_more(g_msg_call, sizeof(g_msg_call)));
+	CHECK(!rpcr2_peek_more(g_msg_reply, sizeof(g_msg_reply)));
+	/* the prefix only: shorter than five words, no flag to read */
+	CHECK(rpcr2_peek_more(g_msg_more, RPCR2_PREFIX_LEN));
+	CHECK(!rpcr2_peek_more(g_msg_more, RPCR2_PREFIX_LEN - 1));
+	/* the flag's bit in version 1's words is no flag */
+	spoil(g_msg_more, sizeof(g_msg_more), 1, RPCR_VERSION_1);
+	CHECK(!rpcr2_peek_more(msg, sizeof(g_msg_more)));
+	spoil(g_msg_more, sizeof(g_msg_more), 4,
+	      RPCR2_F_MORE | RPCR2_F_RESPONSE);
+	CHECK(rpcr2_peek_more(msg, sizeof(g_msg_more)));
+
+	/* the next message of the same XID and type belongs */
+	CHECK_EQ(rpcr2_hdr_decode(g_msg_more, sizeof(g_msg_more), &first, &v),
+		 RPCR2_MORE_HDR_LEN);
+	spoil(g_msg_call, sizeof(g_msg_call), 0, 0x2a2a0002);
+	CHECK_EQ(rpcr2_hdr_decode(msg, sizeof(g_msg_call), &h, &v), 36);
+	CHECK_EQ(rpcr2_more_check(&first, &h, &v), 0);
+	CHECK_EQ(v.code, 0);
+	/* the last one may carry chunks */
+	spoil(g_msg_read, sizeof(g_msg_read), 0, 0x2a2a0002);
+	CHECK(rpcr2_hdr_decode(msg, sizeof(g_msg_read), &h, &v) > 0);
+	CHECK_EQ(rpcr2_more_check(&first, &h, &v), 0);
+	/* another XID: ERR_INVAL_FLAG */
+	CHECK_EQ(rpcr2_hdr_decode(g_msg_call, sizeof(g_msg_call), &h, &v), 36);
+	CHECK_EQ(rpcr2_more_check(&first, &h, &v), -EINVAL);
+	CHECK_EQ(v.code, RPCR2_ERR_INVAL_FLAG);
+	/* another type: a credit refresh in between */
+	CHECK_EQ(rpcr2_hdr_decode(g_refresh, sizeof(g_refresh), &h, &v),
+		 RPCR2_NOMSG_MIN_LEN);
+	h.base.xid = first.base.xid;
+	CHECK_EQ(rpcr2_more_check(&first, &h, &v), -EINVAL);
+	CHECK_EQ(v.code, RPCR2_ERR_INVAL_FLAG);
+	/* version 1 in between */
+	h = first;
+	h.base.vers = RPCR_VERSION_1;
+	CHECK_EQ(rpcr2_more_check(&first, &h, &v), -EINVAL);
+	/* continued properties are not joined */
+	CHECK(rpcr2_hdr_decode(g_connprop, sizeof(g_connprop), &h, &v) > 0);
+	CHECK_EQ(rpcr2_more_check(&h, &h, &v), -EINVAL);
+
+	/* Sends: full ones with F_MORE, then the last with the chunks */
+	CHECK_EQ(rpcr2_more_sends(0, 4060, 4000), 1);
+	CHECK_EQ(rpcr2_more_sends(4000, 4060, 4000), 1);
+	CHECK_EQ(rpcr2_more_sends(4001, 4060, 4000), 2);
+	CHECK_EQ(rpcr2_more_sends(8060, 4060, 4000), 2);
+	CHECK_EQ(rpcr2_more_sends(8061, 4060, 4000), 3);
+	CHECK_EQ(rpcr2_more_sends(4001, 0, 4000), 0);
+	CHECK_EQ(rpcr2_more_sends(0xffffffff, 1, 0), 0);
+	CHECK_EQ(rpcr2_more_sends(0xffffffff, 1, 1), 0xffffffff);
+	CHECK_EQ(RPCR2_MORE_HDR_LEN, 36);
+
+	/* the header of a Send with more to come: the golden's */
+	memset(out, 0xee, sizeof(out));
+	CHECK_EQ(rpcr2_more_encode(0x2a2a0002, 0x00800020, 0, out,
+				   sizeof(out)), RPCR2_MORE_HDR_LEN);
+	CHECK(!memcmp(out, g_msg_more, RPCR2_MORE_HDR_LEN));
+	CHECK_EQ(out[RPCR2_MORE_HDR_LEN], 0xee);
+	/* of a reply's part, both flags */
+	CHECK_EQ(rpcr2_more_encode(1, 2, RPCR2_F_RESPONSE, out, sizeof(out)),
+		 RPCR2_MORE_HDR_LEN);
+	CHECK_EQ(rpcr2_hdr_decode(out, RPCR2_MORE_HDR_LEN + 4, &h, &v),
+		 RPCR2_MORE_HDR_LEN);
+	CHECK_EQ(h.flags, RPCR2_F_RESPONSE | RPCR2_F_MORE);
+	CHECK_EQ(h.base.xid, 1);
+	CHECK_EQ(h.base.credit, 2);
+	CHECK(rpcr2_peek_more(out, RPCR2_MORE_HDR_LEN));
+	/* other flags are not ours to set */
+	CHECK_EQ(rpcr2_more_encode(1, 2, 0x80, out, sizeof(out)),
+		 RPCR2_MORE_HDR_LEN);
+	CHECK_EQ(rpcr2_hdr_decode(out, RPCR2_MORE_HDR_LEN + 4, &h, &v),
+		 RPCR2_MORE_HDR_LEN);
+	CHECK_EQ(h.flags, RPCR2_F_MORE);
+	CHECK_EQ(rpcr2_more_encode(1, 2, 0, out, RPCR2_MORE_HDR_LEN - 1),
+		 -EMSGSIZE);
+}
+
 static const struct wire_test tests[] = {
 	{ "prefix", test_prefix },
 	{ "credit", test_credit },
@@ -1240,6 +1326,7 @@ static const struct wire_test tests[] = {
 	{ "bad_props", test_bad_props },
 	{ "encode_refused", test_encode_refused },
 	{ "any_version", test_any_version },
+	{ "continuation", test_continuation },
 };
 
 int main(int argc, char **argv)

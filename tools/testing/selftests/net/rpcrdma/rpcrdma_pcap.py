@@ -7,7 +7,8 @@ private data, found by its magic), the transport header of each Send
 (XID, version, credits, message type, chunk lists, the RPC call or reply
 inside; in version 2, draft-ietf-nfsv4-rpcrdma-version-two of November
 2019, also rdma_flags, rdma_inv_handle and the credit's two halves), the
-versions of the headers and a count of the InfiniBand opcodes by
+versions of the headers, the version 2 messages with RPCRDMA2_F_MORE
+(continued in the next Send) and a count of the InfiniBand opcodes by
 direction.
 
 Exit status 1 when no RPC-over-RDMA message was found."""
@@ -207,6 +208,7 @@ def main():
     credits = collections.defaultdict(collections.Counter)
     versions = collections.defaultdict(collections.Counter)
     htypes = collections.defaultdict(collections.Counter)
+    more = collections.Counter()
     msgs = 0
     for frame in packets(a.pcap):
         r = roce(frame)
@@ -225,6 +227,9 @@ def main():
             credits[direction][cr] += 1
             versions[direction][vers] += 1
             htypes[direction][line.split()[7]] += 1
+            f = line.split(' flags ')
+            if vers == 2 and len(f) > 1 and int(f[1].split()[0], 16) & 2:
+                more[direction] += 1
             if shown[direction] < a.max:
                 shown[direction] += 1
                 out.append(line)
@@ -232,6 +237,8 @@ def main():
     for d, c in sorted(htypes.items()):
         out.append(f'types {d}: ' + ', '.join(
             f'{k} x{v}' for k, v in sorted(c.items())))
+    for d, n in sorted(more.items()):
+        out.append(f'continued {d}: {n}')
     print('\n'.join(out))
     return 0 if msgs else 1
 

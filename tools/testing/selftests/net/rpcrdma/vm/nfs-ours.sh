@@ -20,6 +20,12 @@
 #   v3-ip6 NFSv3 over IPv6, whose address our server has in
 #          sunrpc.rdma_v1_peers: it answers the client's first call of
 #          version 2 with ERR_VERS, the client goes on in version 1
+#   v3-more NFSv3 with sunrpc.rdma_continuation 2 on our client: a WRITE
+#          of NFS_MORE_BYTES (O_DIRECT) goes as one call in several Sends,
+#          RPCRDMA2_F_MORE on all but the last (draft §6.3.2.2), instead
+#          of with a Read chunk: in the capture, in the client's trace
+#          (rpcr_msg_split) and the server's (rpcr_msg_joined); read back
+#          equal; so does the workload's file of NFS_ODD_BYTES
 #   v3-1k  NFSv3 with our client's inline thresholds at 1024 and the
 #          server's IPv4 address in the client's sunrpc.rdma_v1_peers:
 #          both sides' Read, Write and Reply chunks, in version 1
@@ -33,6 +39,9 @@ source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
 NFS_CLIENT_XPRT=ours
 NFS_SERVER_XPRT=ours
 INLINE=/proc/sys/sunrpc
+
+# a WRITE of a size that takes several 4 KiB Sends, fewer than 16
+NFS_MORE_BYTES=20000
 
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
 pin_v1() { inline_set 1024 && echo "$SMCR_PEER_IP" >"$INLINE/rdma_v1_peers"; }
@@ -60,6 +69,48 @@ proc_client() {
 		proc_seen "^client peer=$SMCR_PEER_IP:20049 connected vers=2 peer_vers=2 .* connprop=1 sbsiz=4096 rbsiz=4096 rssiz=1048576 rcsiz=96 brs=inline hostauth=0$"
 	tap_check "$2: /proc/net/rpcr: the server invalidated our chunks remotely" \
 		proc_seen "^client .* remote_inv=[1-9][0-9]* "
+}
+
+# more_in_pcap FILE: continued messages from this guest to the server
+more_in_pcap() {
+	local t
+	t=$(python3 "$NFS_PCAP_PY" "$1" --max 0 | grep -E '^(continued|types) ')
+	echo "$t"
+	grep -qE "^continued ${SMCR_SELF_IP}->${SMCR_PEER_IP}: [1-9]" <<<"$t"
+}
+
+# v3-more: one O_DIRECT WRITE and READ of NFS_MORE_BYTES, the WRITE's
+# call in continued Sends
+more_cell() {
+	local f=$NFS_MNT/v3-more
+	head -c "$NFS_MORE_BYTES" /dev/urandom >/tmp/nfs-more
+	tap_check "v3-more: sunrpc.rdma_continuation 2" \
+		bash -c "echo 2 >$INLINE/rdma_continuation"
+	nfs_trace_on rpcr
+	tap_check "v3-more: mount -o $(nfs_opts 3 "")" nfs_mount 3 "" || return 1
+	if nfs_capture_start /tmp/more.pcap; then
+		tap_ok "v3-more: tcpdump captures RoCEv2"
+	else
+		tap_fail "v3-more: tcpdump captures RoCEv2" "$(cat /tmp/tcpdump.out)"
+	fi
+	tap_check "v3-more: a ${NFS_MORE_BYTES}-byte O_DIRECT write" \
+		nfs_t dd if=/tmp/nfs-more of="$f" bs="$NFS_MORE_BYTES" count=1 \
+		oflag=direct status=none
+	nfs_capture_stop
+	tap_check "v3-more: its call went in continued Sends (F_MORE), in the capture" \
+		more_in_pcap /tmp/more.pcap
+	tap_check "v3-more: our client split it" \
+		nfs_traced "rpcr_msg_split: xid=0x[0-9a-f]+ flags=0x0 sends=[2-9] len=2[0-9]{4}$"
+	tap_check "v3-more: a file of $NFS_ODD_BYTES bytes written" \
+		nfs_t cp /tmp/nfs-src/odd "$NFS_MNT/v3-more-odd"
+	tap_check "v3-more: unmount and mount again" _nfs_remount 3 ""
+	tap_check "v3-more: the continued write read back with O_DIRECT, equal" \
+		bash -c "timeout 120 dd if='$f' of=/tmp/nfs-more-back bs=$NFS_MORE_BYTES count=1 iflag=direct status=none && cmp /tmp/nfs-more-back /tmp/nfs-more"
+	tap_check "v3-more: the ${NFS_ODD_BYTES}-byte file read back, SHA-256 equal" \
+		same_file "$NFS_MNT/v3-more-odd" /tmp/nfs-src/odd
+	tap_check "v3-more: unmount" nfs_umount
+	tap_check "v3-more: sunrpc.rdma_continuation back to 1" \
+		bash -c "echo 1 >$INLINE/rdma_continuation"
 }
 
 guest_b() {
@@ -90,6 +141,10 @@ guest_b() {
 		"rpcr_connprop_recv: .* props=0x2e .*brs=inline "
 	tap_check "our server's properties went out each time" \
 		bash -c "! grep -q 'rpcr_connprop_error:' /sys/kernel/tracing/trace"
+	tap_check "our server joined the client's continued call (F_MORE)" \
+		nfs_traced "rpcr_msg_joined: xid=0x[0-9a-f]+ flags=0x0 sends=[2-9] len=2[0-9]{4}$"
+	tap_check "our server refused no continued message" \
+		bash -c "! grep -q 'continuation refused' /sys/kernel/tracing/trace"
 	tap_check "our server took version 1 from the client pinned to it" \
 		nfs_traced "rpcr_svc_vers: .* v1 \(first call\)"
 	tap_check "rpc.nfsd 0, then rmmod rpcr" \
@@ -116,6 +171,7 @@ guest_a() {
 	nfs_workload v42 4.2
 	tap_check "v41, v42: our client spoke version 2 only" \
 		bash -c "! grep -q 'rpcr_call_send: v1 ' /sys/kernel/tracing/trace"
+	more_cell
 	nfs_trace_on rpcr
 	NFS_PROTO=rdma6 NFS_SERVER=$SMCR_PEER_IP6 nfs_workload v3-ip6 3
 	tap_check "v3-ip6: the server refused version 2, our client went on in version 1" \
