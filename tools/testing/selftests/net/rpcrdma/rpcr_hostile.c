@@ -12,7 +12,10 @@
  * or ERR_CHUNK), a normal reply, the connection closed, or nothing.
  * A case passes when the outcome is one the RFC allows for that input;
  * a message the RFC says to discard silently must leave a connection
- * that still answers a NULL call. Output is TAP, one line a case.
+ * that still answers a NULL call. Then calls of version 2 (the draft of
+ * November 2019) continued in several Sends (F_MORE): answered when
+ * whole, ERR_INVAL_FLAG when a Send of another XID joins them, the
+ * connection closed when they never end. Output is TAP, one line a case.
  *
  *   rpcr_hostile --server [-p PORT] [-t SECS] CASE
  *
@@ -1078,6 +1081,175 @@ static void run_overrun(void)
 		    i, got, bad, timeout_ms);
 }
 
+/* --------------------------------------- version 2, continued calls */
+
+/* draft-ietf-nfsv4-rpcrdma-version-two of November 2019: §6.3.2 (the
+ * prefix and rdma_flags), §6.4.3 (error codes), §6.4.4 (CONNPROP)
+ */
+#define V2		2
+#define F2_RESPONSE	0x1
+#define F2_MORE		0x2
+#define P2_CONNPROP	5
+#define E2_INVAL_FLAG	4
+#define HDR2_WORDS	9	/* prefix, rdma_inv_handle, three lists */
+
+/* an RDMA2_MSG header without chunks: granted 32, at most 64 */
+static void put_fixed2(struct msg *m, uint32_t xid, uint32_t flags)
+{
+	put32(m, xid);
+	put32(m, V2);
+	put32(m, 64u << 16 | 32);
+	put32(m, P_MSG);
+	put32(m, flags);
+	put32(m, 0);
+	put32(m, 0);
+	put32(m, 0);
+	put32(m, 0);
+}
+
+/* An NFSv3 NULL call @xid of version 2 in @parts Sends (§6.3.2.2: F_MORE
+ * on all but the last), none empty; Send number @bad (from 1; 0: none)
+ * has XID @xid + 1.
+ */
+static int send_null2(struct conn *c, uint32_t xid, unsigned int parts,
+		      unsigned int bad)
+{
+	struct msg rpc = { 0 }, m;
+	unsigned int i, at = 0, per;
+
+	put_rpc_call(&rpc, xid, NFS_PROG, 3, 0, false);
+	per = (rpc.n + parts - 1) / parts;
+	for (i = 0; i < parts; i++) {
+		memset(&m, 0, sizeof(m));
+		put_fixed2(&m, i + 1 == bad ? xid + 1 : xid,
+			   i + 1 < parts ? F2_MORE : 0);
+		while (at < rpc.n && at < (i + 1) * per)
+			m.w[m.n++] = rpc.w[at++];
+		if (post_send(c, &m))
+			return -1;
+	}
+	return 0;
+}
+
+/* What the server answered a version 2 call @xid with, past its
+ * RDMA2_CONNPROP: an RPC reply accepted with SUCCESS (O_REPLY), an
+ * RDMA2_ERROR of code @err (O_ERR2), the connection closed, nothing, or
+ * something else (O_BAD)
+ */
+static enum outcome answer2(struct conn *c, uint32_t xid, uint32_t err,
+			    struct result *r)
+{
+	struct msg in;
+	const uint32_t *w = in.w;
+	int i, rc;
+
+	for (i = 0; i < 4; i++) {
+		rc = wait_recv(c, &in, timeout_ms);
+		if (rc < 0) {
+			snprintf(r->what, sizeof(r->what), "connection closed");
+			return O_CLOSED;
+		}
+		if (!rc) {
+			snprintf(r->what, sizeof(r->what), "nothing in %d ms",
+				 timeout_ms);
+			return O_NONE;
+		}
+		if (in.n >= 4 && ntohl(w[1]) == V2 &&
+		    ntohl(w[3]) == P2_CONNPROP)
+			continue;
+		if (in.n >= 6 && ntohl(w[1]) == V2 && ntohl(w[3]) == P_ERROR) {
+			snprintf(r->what, sizeof(r->what),
+				 "RDMA2_ERROR %u flags %#x xid %#x",
+				 ntohl(w[5]), ntohl(w[4]), ntohl(w[0]));
+			return ntohl(w[5]) == err && ntohl(w[0]) == xid &&
+			       (ntohl(w[4]) & F2_RESPONSE) ? O_ERR2 : O_BAD;
+		}
+		/* the reply's header, then xid, REPLY, MSG_ACCEPTED, an
+		 * empty verifier and accept_stat
+		 */
+		if (in.n >= HDR2_WORDS + 6 && ntohl(w[1]) == V2 &&
+		    ntohl(w[3]) == P_MSG && ntohl(w[0]) == xid &&
+		    ntohl(w[4]) == F2_RESPONSE && !w[6] && !w[7] && !w[8] &&
+		    ntohl(w[HDR2_WORDS]) == xid &&
+		    ntohl(w[HDR2_WORDS + 1]) == RPC_REPLY &&
+		    !w[HDR2_WORDS + 2] && !w[HDR2_WORDS + 5]) {
+			snprintf(r->what, sizeof(r->what),
+				 "a version 2 RPC reply, %u bytes, xid %#x",
+				 in.len, xid);
+			return O_REPLY;
+		}
+		snprintf(r->what, sizeof(r->what),
+			 "a %u-byte message of version %u, type %u, xid %#x",
+			 in.len, in.n > 1 ? ntohl(w[1]) : 0,
+			 in.n > 3 ? ntohl(w[3]) : 0, in.n ? ntohl(w[0]) : 0);
+		return O_BAD;
+	}
+	snprintf(r->what, sizeof(r->what), "only properties");
+	return O_BAD;
+}
+
+/* A NULL call in @parts continued Sends, of which Send @bad has another
+ * XID: the outcome must be one of @want
+ */
+static void run_more(const char *desc, unsigned int parts, unsigned int bad,
+		     unsigned int want)
+{
+	struct result r = { 0 };
+	uint32_t xid = xid_next;
+	long t0 = now_ms();
+	struct conn c;
+
+	xid_next += 2;
+	if (conn_open(&c, 4)) {
+		conn_free(&c);
+		tap(false, desc, NULL, "could not connect");
+		return;
+	}
+	if (send_null2(&c, xid, parts, bad))
+		r.o = O_CLOSED;
+	else
+		r.o = answer2(&c, xid, bad ? E2_INVAL_FLAG : 0, &r);
+	conn_free(&c);
+	tap(r.o & want, desc, NULL, "%s: %s (%ld ms)", outcome_name(r.o),
+	    r.what, now_ms() - t0);
+}
+
+/* OVERRUN_CALLS Sends with F_MORE, a sequence that never ends: past the
+ * credits, the server must close the connection
+ */
+static void run_more_endless(void)
+{
+	const char *desc = "version 2: F_MORE Sends past the credits, no last one: closed";
+	struct result r = { 0 };
+	uint32_t xid = xid_next++;
+	struct msg m, in;
+	struct conn c;
+	unsigned int i;
+	int rc = 0;
+
+	if (conn_open(&c, 4)) {
+		conn_free(&c);
+		tap(false, desc, NULL, "could not connect");
+		return;
+	}
+	for (i = 0; i < OVERRUN_CALLS; i++) {
+		memset(&m, 0, sizeof(m));
+		put_fixed2(&m, xid, F2_MORE);
+		put32(&m, xid);
+		if (post_send(&c, &m))
+			break;
+	}
+	/* its properties may come first: nothing else may */
+	while ((rc = wait_recv(&c, &in, timeout_ms)) > 0)
+		if (in.n < 4 || ntohl(in.w[1]) != V2 ||
+		    ntohl(in.w[3]) != P2_CONNPROP)
+			break;
+	conn_free(&c);
+	r.o = rc < 0 ? O_CLOSED : rc ? O_BAD : O_NONE;
+	tap(r.o == O_CLOSED, desc, NULL, "%u sent: %s", i,
+	    rc < 0 ? "closed" : rc ? "a message" : "nothing, still open");
+}
+
 /* a NULL call on a fresh connection: the server still serves */
 static void run_alive(const char *desc)
 {
@@ -1464,6 +1636,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		run_case(&cases[i]);
 	run_overrun();
+	run_more("version 2: a NULL call in 3 continued Sends (F_MORE) is answered",
+		 3, 0, O_REPLY);
+	run_more("version 2: a NULL call in 10 continued Sends is answered",
+		 10, 0, O_REPLY);
+	run_more("version 2: a continued call's 2nd Send of another XID: ERR_INVAL_FLAG or closed",
+		 3, 2, O_ERR2 | O_CLOSED);
+	run_more("version 2: a continued call's last Send of another XID: ERR_INVAL_FLAG or closed",
+		 4, 4, O_ERR2 | O_CLOSED);
+	run_more_endless();
 	run_alive("a valid NULL call on a fresh connection is answered (after)");
 	return nfail ? 1 : 0;
 }

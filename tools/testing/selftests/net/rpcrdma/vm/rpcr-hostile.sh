@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # functions run through tap_check
 # guests: a b
-# timeout: 420
+# timeout: 480
 #
 # Group "rpcr-hostile": bad input from a peer against OUR server
 # transport (rpcr.ko under knfsd on guest b). Guest a runs rpcr_hostile
@@ -50,7 +50,7 @@ guest_b() {
 	echo 1 >$TRACE/events/rpcr/enable
 	((ok)) && nfs_server_start
 	barrier nfs-up 120
-	barrier hostile-done 300
+	barrier hostile-done 360
 	trace_counts
 	tap_check "b: knfsd still listens on rdma $NFS_PORT" nfsd_rdma_listens
 	# the reply Write to the bogus Reply chunk handle is unsignaled
@@ -73,14 +73,14 @@ guest_a() {
 		tap_fail "rpcr_hostile is built" "$HOSTILE missing (make selftests)"
 	else
 		# its own TAP lines, one a case; bounded by its 10 s a case
-		timeout -k 5 240 "$HOSTILE" -t 10 "$NFS_SERVER" </dev/null 2>&1 || rc=$?
+		timeout -k 5 300 "$HOSTILE" -t 10 "$NFS_SERVER" </dev/null 2>&1 || rc=$?
 		if ((rc > 1)); then
 			tap_fail "rpcr_hostile ran to its end" "exit status $rc"
 		else
 			tap_ok "rpcr_hostile ran to its end"
 		fi
 	fi
-	barrier hostile-done 300
+	barrier hostile-done 360
 	# other clients: Linux's, over RDMA, its files written and read back
 	NFS_BIG_MIB=1 NFS_DIR_ENTRIES=50 nfs_workload v3 3
 }
