@@ -1018,6 +1018,17 @@ static void tap(bool ok, const char *desc, const char *todo,
 	fflush(stdout);
 }
 
+/* connect @c, or say why case @desc could not be run */
+static bool connected(struct conn *c, unsigned int recv_kib, const char *desc,
+		      const char *todo)
+{
+	if (!conn_open(c, recv_kib))
+		return true;
+	conn_free(c);
+	tap(false, desc, todo, "could not connect");
+	return false;
+}
+
 static void run_case(const struct tcase *t)
 {
 	struct result r = { 0 };
@@ -1026,11 +1037,8 @@ static void run_case(const struct tcase *t)
 	struct conn c;
 	long t0 = now_ms();
 
-	if (conn_open(&c, t->recv_kib)) {
-		conn_free(&c);
-		tap(false, t->desc, t->todo, "could not connect");
+	if (!connected(&c, t->recv_kib, t->desc, t->todo))
 		return;
-	}
 	t->build(&m, xid);
 	outcome(&c, &m, xid, &r);
 	conn_free(&c);
@@ -1050,11 +1058,8 @@ static void run_overrun(void)
 	int rc = 0;
 
 	xid_next += OVERRUN_CALLS;
-	if (conn_open(&c, 4)) {
-		conn_free(&c);
-		tap(false, desc, NULL, "could not connect");
+	if (!connected(&c, 4, desc, NULL))
 		return;
-	}
 	for (i = 0; i < OVERRUN_CALLS; i++) {
 		memset(&m, 0, sizeof(m));
 		build_null(&m, xid0 + i);
@@ -1200,11 +1205,8 @@ static void run_more(const char *desc, unsigned int parts, unsigned int bad,
 	struct conn c;
 
 	xid_next += 2;
-	if (conn_open(&c, 4)) {
-		conn_free(&c);
-		tap(false, desc, NULL, "could not connect");
+	if (!connected(&c, 4, desc, NULL))
 		return;
-	}
 	if (send_null2(&c, xid, parts, bad))
 		r.o = O_CLOSED;
 	else
@@ -1227,11 +1229,8 @@ static void run_more_endless(void)
 	unsigned int i;
 	int rc = 0;
 
-	if (conn_open(&c, 4)) {
-		conn_free(&c);
-		tap(false, desc, NULL, "could not connect");
+	if (!connected(&c, 4, desc, NULL))
 		return;
-	}
 	for (i = 0; i < OVERRUN_CALLS; i++) {
 		memset(&m, 0, sizeof(m));
 		put_fixed2(&m, xid, F2_MORE);
@@ -1257,11 +1256,8 @@ static void run_alive(const char *desc)
 	struct conn c;
 	bool ok;
 
-	if (conn_open(&c, 4)) {
-		conn_free(&c);
-		tap(false, desc, NULL, "could not connect");
+	if (!connected(&c, 4, desc, NULL))
 		return;
-	}
 	ok = null_answered(&c, &r);
 	conn_free(&c);
 	tap(ok, desc, NULL, "%s", ok ? r.what : "no reply");
