@@ -273,7 +273,8 @@ static int rpcr_call_continue(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 			hlen = rpcr_msg_encode(h2, buf, send_max);
 		if (hlen < 0)
 			goto fail;
-		n = i < nsends - 1 ? min_t(u32, left, send_max - hlen) : left;
+		n = i < nsends - 1 ? rpcr2_more_take(left, send_max - hlen) :
+		    left;
 		if (hlen + n > send_max ||
 		    read_bytes_from_xdr_buf(&rqst->rq_snd_buf, at, buf + hlen,
 					    n))

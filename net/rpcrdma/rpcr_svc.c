@@ -123,8 +123,13 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	/* (@len is no more than the receive buffers' inline size) */
 	call = rpcr_svc_call_get(sx);
 	if (!call) {
-		/* the client's timer sends it again, on a new connection */
+		/* the client's timer sends it again, on a new connection;
+		 * a sequence (draft §6.3.2.2) with a hole must not be
+		 * joined: its connection goes now
+		 */
 		trace_rpcr_reply_drop(0, len, RPCR_DROP_SIZE, -ENOMEM);
+		if (READ_ONCE(sx->partial) || rpcr2_peek_more(msg, len))
+			svc_xprt_deferred_close(&sx->xpt);
 		return;
 	}
 	INIT_LIST_HEAD(&call->more);
@@ -320,6 +325,12 @@ static struct svc_xprt *rpcr_svc_accept(struct svc_xprt *xpt)
 	return &sx->xpt;
 }
 
+/* the bytes of a call the thread's pages hold (the reply's page apart) */
+static u32 rpcr_svc_room(const struct svc_rqst *rqstp)
+{
+	return (rqstp->rq_page_end - rqstp->rq_pages - 1) * PAGE_SIZE;
+}
+
 /* copy @len bytes to offset @off of the stream the thread's pages hold */
 static void rpcr_svc_stream_put(struct svc_rqst *rqstp, u32 off,
 				const u8 *src, u32 len)
@@ -388,7 +399,7 @@ static int rpcr_svc_pull(struct rpcr_svc_xprt *sx, struct svc_rqst *rqstp,
 static int rpcr_svc_build_arg(struct rpcr_svc_xprt *sx, struct svc_rqst *rqstp,
 			      const struct rpcr_hdr *h, const u8 *in, u32 ilen)
 {
-	u32 room = (rqstp->rq_page_end - rqstp->rq_pages - 1) * PAGE_SIZE;
+	u32 room = rpcr_svc_room(rqstp);
 	u32 pos = 0, clen = 0, pad, total, i;
 	static const u8 zero[4];
 	int rc;
@@ -560,11 +571,12 @@ struct rpcr_svc_joined {
  * chunks the call has. Each message after the first must decode and
  * have the first's XID and type, else @verdict is ERR_INVAL_FLAG or
  * the decoder's (-EPROTO). A sequence of RDMA2_CONNPROP is dropped
- * (-EOPNOTSUPP). The sequence's messages stay on @call.
- * Return: 0, -EPROTO, -EOPNOTSUPP or -ENOMEM.
+ * (-EOPNOTSUPP); one longer than @room, what the thread's pages hold,
+ * is refused (-EMSGSIZE). The sequence's messages stay on @call.
+ * Return: 0, -EPROTO, -EOPNOTSUPP, -EMSGSIZE or -ENOMEM.
  */
 static int rpcr_svc_join(struct rpcr_svc_xprt *sx, struct rpcr_svc_call *call,
-			 struct rpcr2_hdr *h, int hlen,
+			 struct rpcr2_hdr *h, int hlen, u32 room,
 			 struct rpcr_svc_joined *out, struct rpcr2_err *verdict)
 {
 	struct rpcr_svc_call *part, *last = NULL;
@@ -591,6 +603,10 @@ static int rpcr_svc_join(struct rpcr_svc_xprt *sx, struct rpcr_svc_call *call,
 		len += part->len - nlen;
 		last = part;
 	}
+	/* what the thread's pages cannot hold, the call cannot be */
+	rc = -EMSGSIZE;
+	if (len > room)
+		goto out;
 	rc = -ENOMEM;
 	out->buf = kvmalloc(len, GFP_KERNEL);
 	if (!out->buf)
@@ -678,11 +694,17 @@ static int rpcr_svc_recvfrom(struct svc_rqst *rqstp)
 	msg.buf = call->msg + hlen;
 	msg.len = call->len - hlen;
 	if (call->nmsgs > 1) {
-		len = rpcr_svc_join(sx, call, h2, hlen, &joined, &verdict);
+		len = rpcr_svc_join(sx, call, h2, hlen, rpcr_svc_room(rqstp),
+				    &joined, &verdict);
 		if (!len && rpcr_msg_check(h2, is_call, &verdict))
 			len = -EPROTO;
 		if (len == -EPROTO)
 			rpcr_svc_send_error(sx, h2, h->vers, &verdict);
+		/* no answer says what went wrong: the client's next try
+		 * goes on a new connection, at once
+		 */
+		if (len == -EMSGSIZE || len == -ENOMEM)
+			svc_xprt_deferred_close(xpt);
 		if (len)
 			goto drop;
 		msg = joined;

@@ -587,6 +587,22 @@ size_t rpcr2_hdr_len(const struct rpcr2_hdr *h)
 }
 
 /**
+ * rpcr2_more_take() - the payload bytes of a Send that more follow
+ * @left: the bytes of the message not yet sent, 2 at least
+ * @room_more: what such a Send carries at most besides its header
+ *
+ * As many as fit, but one left at least: the last Send of a sequence is
+ * an RDMA2_MSG too, whose payload cannot be empty (§6.4.1). With the
+ * count of rpcr2_more_sends(), each Send carries 1 to its room.
+ *
+ * Return: the bytes this Send carries.
+ */
+u32 rpcr2_more_take(u32 left, u32 room_more)
+{
+	return left - 1 < room_more ? left - 1 : room_more;
+}
+
+/**
  * rpcr2_more_encode() - encode the header of a Send that more follow
  * @xid: the message's rdma_xid
  * @credit: rdma_credit, both halves

@@ -193,6 +193,7 @@ bool rpcr2_peek_more(const u8 *buf, size_t len);
 int rpcr2_more_check(const struct rpcr2_hdr *first,
 		     const struct rpcr2_hdr *next, struct rpcr2_err *verdict);
 u32 rpcr2_more_sends(u32 len, u32 room_more, u32 room_last);
+u32 rpcr2_more_take(u32 left, u32 room_more);
 int rpcr2_more_encode(u32 xid, u32 credit, u32 flags, u8 *buf, size_t size);
 size_t rpcr2_hdr_len(const struct rpcr2_hdr *h);
 int rpcr2_hdr_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size);

@@ -1218,6 +1218,32 @@ static void test_any_version(void)
 	      rpcr_msg_check(&h, true, &v) == -EBADMSG);
 }
 
+/* Every length up to 20 rooms, split as the client does: the count
+ * rpcr2_more_sends() gives, each Send but the last from
+ * rpcr2_more_take(), the last the rest; each carries 1 byte to its room
+ */
+static void split_walk(u32 room_more, u32 room_last)
+{
+	u32 len, left, n, i, take;
+
+	for (len = 1; len <= 20 * room_more; len++) {
+		n = rpcr2_more_sends(len, room_more, room_last);
+		CHECK(n >= 1);
+		left = len;
+		for (i = 0; i + 1 < n; i++) {
+			take = rpcr2_more_take(left, room_more);
+			CHECK(take >= 1 && take <= room_more);
+			left -= take;
+		}
+		CHECK(left >= 1 && left <= room_last);
+		if (left < 1 || left > room_last) {
+			fprintf(stderr, "# len %u: %u Sends, last %u\n", len, n,
+				left);
+			return;
+		}
+	}
+}
+
 /* §6.3.2.2: a message continued in the next ones: the flag read from
  * the prefix alone, every later message checked against the first, and
  * the Sends a payload takes
@@ -1278,6 +1304,15 @@ static void test_continuation(void)
 	CHECK_EQ(rpcr2_more_sends(0xffffffff, 1, 0), 0);
 	CHECK_EQ(rpcr2_more_sends(0xffffffff, 1, 1), 0xffffffff);
 	CHECK_EQ(RPCR2_MORE_HDR_LEN, 36);
+	/* the last Send keeps a byte at least */
+	CHECK_EQ(rpcr2_more_take(8000, 4060), 4060);
+	CHECK_EQ(rpcr2_more_take(4061, 4060), 4060);
+	CHECK_EQ(rpcr2_more_take(4060, 4060), 4059);
+	CHECK_EQ(rpcr2_more_take(2, 4060), 1);
+	split_walk(4060, 4000);
+	split_walk(4060, 3900);
+	split_walk(100, 4000);
+	split_walk(1, 1);
 
 	/* the header of a Send with more to come: the golden's */
 	memset(out, 0xee, sizeof(out));
