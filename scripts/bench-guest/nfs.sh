@@ -5,11 +5,12 @@
 # NFS benchmark, inside each guest (scripts/bench nfs): guest b is knfsd
 # exporting a tmpfs, guest a the client. For each transport in turn, NFS
 # over TCP, Linux's rpcrdma on both guests, then our rpcr.ko on both
-# guests, a mounts the export (rsize and wsize 1 MiB) and fio runs, all
+# guests in RPC-over-RDMA version 2 and then in version 1, a mounts the export (rsize and wsize 1 MiB) and fio runs, all
 # with O_DIRECT so that every byte crosses the link: a sequential 1 MiB
 # write, a sequential 1 MiB read and a 4 KiB random read, each for SECS
 # seconds, ROUNDS times. a prints every round and then a table of the
-# medians with ratios, as "# bench: " lines. Not a test: nothing asserts;
+# medians with ratios, and one of the RDMA operations per RPC call (Sends
+# each way, chunks), as "# bench: " lines. Not a test: nothing asserts;
 # a step that fails is a "not ok" line and its cells stay empty.
 #
 # Parameters come from $SMCR_OUT/bench-nfs.conf, which scripts/bench
@@ -30,6 +31,7 @@ NFS_GRACE=10
 # One fio run may take its SECS, plus its start and a slow unmount
 NFS_OP_TIMEOUT=$((SECS * 2 + 60))
 RES=/tmp/bench-nfs.res
+OPS=/tmp/bench-nfs.ops
 MiB=1048576
 # fio's I/O depth: sequential 1 MiB, random 4 KiB. Kept low: RoCE over
 # rxe has no congestion control, and long bursts of RDMA Writes have
@@ -88,7 +90,8 @@ guest_b() {
 	barrier swap $((phase * 2 + 60)) || return 1
 	server_to_ours || tap_fail "knfsd over rpcr.ko"
 	barrier swapped 120 || return 1
-	barrier finished $((phase + 60))
+	# a: our rows in version 2, then in version 1
+	barrier finished $((phase * 2 + 60))
 	nfs_server_report
 	tap_check "rpc.nfsd 0 (b)" rpc.nfsd 0
 	tap_check "rmmod rpcr (b)" rmmod_wait rpcr
@@ -122,14 +125,33 @@ else:
 PY
 }
 
+# ops_snap: the mount's RPC calls sent, its Read, Write and Reply chunks
+# (mountstats' xprt line: sends, then the chunk counts after 3 more) and
+# the RDMA device's Sends completed and receives (rxe's rdma_sends and
+# rdma_recvs: the client's Sends, the server's)
+ops_snap() {
+	nfs_xprt_line | awk '{ printf "%s %s ", $8, $13 + $14 + $15 }'
+	echo "$(nfs_rxe_counter rdma_sends) $(nfs_rxe_counter rdma_recvs)"
+}
+
 # run_one LABEL KEY FILE RW BS DEPTH: one fio run, its result as
-# "KEY VALUE" into $RES; not ok and 1 when it failed
+# "KEY VALUE" into $RES, over RPC-over-RDMA its operations per call as
+# "KEY SENDS RECVS CHUNKS" into $OPS; not ok and 1 when it failed
 run_one() {
-	local v key=$2 w
+	local v key=$2 w o0 o1
 	w=${key#* }
 	w=${w%% *}
+	o0=$(ops_snap)
 	if v=$(fio_run "$w" "$3" "$4" "$5" "$6"); then
 		echo "$key $v" >>"$RES"
+		o1=$(ops_snap)
+		# KEY (4 words), then calls, chunks, Sends, receives before
+		# and after
+		[[ $key == *" tcp "* ]] ||
+			echo "$key $o0 $o1" | awk '{ c = $9 - $5
+				if (c > 0) printf "%s %s %s %s %.2f %.2f %.2f\n",
+					$1, $2, $3, $4, ($11 - $7) / c,
+					($12 - $8) / c, ($10 - $6) / c }' >>"$OPS"
 		return 0
 	fi
 	tap_fail "$1: fio $w, round ${key##* }" "$v"
@@ -153,10 +175,15 @@ on_xprt() {
 	case $1 in
 	tcp) [[ $l =~ xprt:[[:space:]]+tcp ]] ;;
 	linux) [[ $l =~ xprt:[[:space:]]+rdma ]] && grep -q '^rpcrdma ' /proc/modules ;;
-	ours) [[ $l =~ xprt:[[:space:]]+rdma ]] && grep -q '^rpcr ' /proc/modules &&
-		! grep -q '^rpcrdma ' /proc/modules ;;
+	ours | ours-v1)
+		[[ $l =~ xprt:[[:space:]]+rdma ]] && grep -q '^rpcr ' /proc/modules &&
+			! grep -q '^rpcrdma ' /proc/modules &&
+			grep -q " connected vers=$(ours_vers "$1") " /proc/net/rpcr ;;
 	esac
 }
+
+# ours_vers ours|ours-v1: the RPC-over-RDMA version of the row
+ours_vers() { if [[ $1 == ours-v1 ]]; then echo 1; else echo 2; fi; }
 
 # rows XPRT: every version's ROUNDS rounds over XPRT into $RES
 rows() {
@@ -193,7 +220,7 @@ rows() {
 
 # table: medians [min-max] per workload and transport, and the ratios
 table() {
-	python3 - "$RES" "$SECS" "$ROUNDS" "$SEQ_DEPTH" "$RAND_DEPTH" <<'PY'
+	python3 - "$RES" "$SECS" "$ROUNDS" "$SEQ_DEPTH" "$RAND_DEPTH" "$OPS" <<'PY'
 import statistics, sys
 res, secs, rounds = sys.argv[1], sys.argv[2], sys.argv[3]
 vals = {}
@@ -207,11 +234,12 @@ for line in open(res):
 names = {"seqwrite": ("seq write 1 MiB", "MiB/s"),
          "seqread": ("seq read 1 MiB", "MiB/s"),
          "randread": ("rand read 4 KiB", "IOPS")}
-xprts = ("tcp", "linux", "ours")
+xprts = ("tcp", "linux", "ours", "ours-v1")
 print("fio O_DIRECT libaio (1 MiB at depth %s, 4 KiB at depth %s),"
       " %s rounds of %s s: median [min-max]" % (sys.argv[4], sys.argv[5], rounds, secs))
-print("%-30s %-20s %-20s %-20s %10s %8s" % ("workload", "NFS/TCP", "Linux rpcrdma",
-                                           "ours (rpcr)", "ours/Linux", "ours/TCP"))
+print("%-30s %-20s %-20s %-20s %-20s %10s %8s %8s" % (
+    "workload", "NFS/TCP", "Linux rpcrdma (v1)", "ours v2", "ours v1",
+    "v2/Linux", "v2/v1", "v2/TCP"))
 def cell(v, unit):
     if not v:
         return "-"
@@ -225,10 +253,33 @@ for vers in sorted({k[0] for k in vals}):
     for w in ("seqwrite", "seqread", "randread"):
         v = {x: vals.get((vers, w, x), []) for x in xprts}
         u = names[w][1]
-        print("%-30s %-20s %-20s %-20s %10s %8s" % (
+        print("%-30s %-20s %-20s %-20s %-20s %10s %8s %8s" % (
             "NFS%s %s (%s)" % (vers, names[w][0], u),
             cell(v["tcp"], u), cell(v["linux"], u), cell(v["ours"], u),
-            ratio(v["ours"], v["linux"]), ratio(v["ours"], v["tcp"])))
+            cell(v["ours-v1"], u), ratio(v["ours"], v["linux"]),
+            ratio(v["ours"], v["ours-v1"]), ratio(v["ours"], v["tcp"])))
+# RDMA operations per RPC call, medians of the rounds: the client's
+# Sends, the server's (the client's receives), and the chunks the server
+# moved by RDMA Read or Write
+ops = {}
+for line in open(sys.argv[6]):
+    f = line.split()
+    if len(f) == 7:
+        ops.setdefault((f[0], f[1], f[2]), []).append([float(x) for x in f[4:]])
+print()
+print("RDMA operations per RPC call (median of the rounds): client Sends /"
+      " server Sends / chunks (each an RDMA Read or Write of the server's)")
+print("%-30s %-20s %-20s %-20s" % ("workload", "Linux rpcrdma (v1)", "ours v2", "ours v1"))
+def opcell(v):
+    if not v:
+        return "-"
+    return " / ".join("%.2f" % statistics.median(x[i] for x in v) for i in range(3))
+for vers in sorted({k[0] for k in vals}):
+    for w in ("seqwrite", "seqread", "randread"):
+        print("%-30s %-20s %-20s %-20s" % (
+            "NFS%s %s" % (vers, names[w][0]),
+            opcell(ops.get((vers, w, "linux"))), opcell(ops.get((vers, w, "ours"))),
+            opcell(ops.get((vers, w, "ours-v1")))))
 PY
 }
 
@@ -236,6 +287,7 @@ guest_a() {
 	local phase
 	phase=$(phase_secs)
 	: >"$RES"
+	: >"$OPS"
 	# (a failed step costs its rows only: b waits at the barriers)
 	nfs_xprt_load linux
 	barrier nfs-up 120 || return 1
@@ -246,6 +298,11 @@ guest_a() {
 	barrier swap 60 || return 1
 	barrier swapped $((phase + 120)) || return 1
 	rows ours
+	# the same in RPC-over-RDMA version 1, our client pinned to it
+	tap_check "sunrpc.rdma_max_version 1 (a)" \
+		bash -c 'echo 1 >/proc/sys/sunrpc/rdma_max_version'
+	rows ours-v1
+	echo 2 >/proc/sys/sunrpc/rdma_max_version
 	barrier finished 60
 	tap_check "rmmod rpcr (a)" rmmod_wait rpcr
 	tap_check "no kernel warning (a)" dmesg_clean
