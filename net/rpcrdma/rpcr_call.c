@@ -305,6 +305,9 @@ fail:
  * @sb: send buffer to build it in
  * @chain: the registrations of its chunks, to post before the Send
  *
+ * A call continued in several Sends (draft §6.3.2.2) has the others on
+ * @rx->more, which the caller emptied.
+ *
  * Return: bytes to send from @sb; -EAGAIN when registrations ran out
  * and -ENOMEM when pages for the reply did (both pass), -EMSGSIZE when
  * the call cannot be conveyed, -EIO when its buffer cannot be read.
@@ -328,7 +331,6 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 		rpcr_call_credits_return(rx, req);
 		spin_unlock(&rx->xprt.transport_lock);
 	}
-	rx->more.n = 0;
 	memset(h2, 0, sizeof(*h2));
 	h->xid = be32_to_cpu(rqst->rq_xid);
 	h->vers = READ_ONCE(rx->vers);

@@ -51,6 +51,8 @@ struct rpcr_svc_ctxt {
  *	order they came, on their @node; empty for a message on its own
  * @nmsgs: messages in the sequence, this one's included: the receives,
  *	and so the credits, it took
+ * @hlen: bytes of transport header in @msg, once a thread decoded it
+ *	(the messages after a sequence's first, rpcr_svc_join())
  * @len: bytes in @msg
  * @ctxt: the thread's context
  * @msg: the message, of the connection's inline size at most
@@ -59,6 +61,7 @@ struct rpcr_svc_call {
 	struct list_head	node;
 	struct list_head	more;
 	u32			nmsgs;
+	u32			hlen;
 	u32			len;
 	struct rpcr_svc_ctxt	ctxt;
 	u8			msg[];
@@ -579,7 +582,7 @@ static int rpcr_svc_join(struct rpcr_svc_xprt *sx, struct rpcr_svc_call *call,
 			 struct rpcr2_hdr *h, int hlen, u32 room,
 			 struct rpcr_svc_joined *out, struct rpcr2_err *verdict)
 {
-	struct rpcr_svc_call *part, *last = NULL;
+	struct rpcr_svc_call *part;
 	struct rpcr2_hdr *next;
 	int nlen, rc = -EPROTO;
 	u32 len, at;
@@ -600,8 +603,8 @@ static int rpcr_svc_join(struct rpcr_svc_xprt *sx, struct rpcr_svc_call *call,
 			goto out;
 		if (rpcr2_more_check(h, next, verdict))
 			goto out;
+		part->hlen = nlen;
 		len += part->len - nlen;
-		last = part;
 	}
 	/* what the thread's pages cannot hold, the call cannot be */
 	rc = -EMSGSIZE;
@@ -615,18 +618,20 @@ static int rpcr_svc_join(struct rpcr_svc_xprt *sx, struct rpcr_svc_call *call,
 	memcpy(out->buf, call->msg + hlen, call->len - hlen);
 	at = call->len - hlen;
 	list_for_each_entry(part, &call->more, node) {
-		nlen = rpcr_msg_decode(part->msg, part->len, next, verdict);
-		memcpy(out->buf + at, part->msg + nlen, part->len - nlen);
-		at += part->len - nlen;
+		memcpy(out->buf + at, part->msg + part->hlen,
+		       part->len - part->hlen);
+		at += part->len - part->hlen;
 	}
-	/* (the last decoded is @last's: its chunks are the call's) */
+	/* (the last decoded is the last message's: its chunks are the
+	 * call's)
+	 */
 	*h = *next;
 	trace_rpcr_msg_joined(h->base.xid, h->flags, call->nmsgs, len);
 	rc = 0;
 out:
 	if (rc)
-		trace_rpcr_reply_drop(h->base.xid, last ? last->len : call->len,
-				      RPCR_DROP_MORE, rc);
+		trace_rpcr_reply_drop(h->base.xid, call->len, RPCR_DROP_MORE,
+				      rc);
 	kfree(next);
 	return rc;
 }
