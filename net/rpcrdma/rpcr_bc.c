@@ -236,7 +236,7 @@ int rpcr_bc_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	h->xid = be32_to_cpu(rqst->rq_xid);
 	h->vers = READ_ONCE(rx->vers);
 	if (h->vers == RPCR_VERSION_2) {
-		h->credit = rpcr_clnt_credit2(rx);
+		h->credit = rpcr_clnt_credit2(rx, 1);
 		/* draft §6.3.2.1: a reply, whichever way it goes */
 		h2->flags = RPCR2_F_RESPONSE;
 	} else {

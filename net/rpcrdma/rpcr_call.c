@@ -38,66 +38,32 @@ static int rpcr_fill_sparse(struct xdr_buf *buf)
 	return 0;
 }
 
-/* §3.5: where the reply goes. Inline when the largest reply fits the
- * server's Sends; else a Write chunk for the data a READ places straight
- * into its pages (§3.4.6) when the rest then fits; else a Reply chunk
- * for all of it (§3.5.4).
+/* A range of @xdr registered as a chunk's segments: @maxsegs at most,
+ * no more than the header may still carry (draft §5.2.4), each within
+ * the server's Maximum RDMA Segment Size (§5.2.3).
+ * Return: how many, or rpcr_frwr_map()'s errno.
  */
-static int rpcr_call_plan_reply(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
-				struct rpcr_hdr *h, u32 recv_max,
-				struct rpcr_frwr_chain *chain)
+static int rpcr_call_map(struct rpcr_xprt *rx, struct rpcr_req *req,
+			 const struct xdr_buf *xdr, u32 off, u32 len,
+			 bool remote_write, struct rpcr_frwr_chain *chain,
+			 struct rpcr_seg *segs, u32 maxsegs)
 {
-	struct rpcr_req *req = rpcr_req(rqst);
-	struct xdr_buf *rcv = &rqst->rq_rcv_buf;
-	u32 room = rpcr_rcv_room(rcv);
-	/* the reply's header echoes a Write chunk of the most segments */
-	u32 ddp_hdr = RPCR_HDR_MIN_LEN + 8 + RPCR_MAX_CHUNK_SEGS * RPCR_SEG_LEN;
 	int n;
 
-	if (room + RPCR_HDR_MIN_LEN <= recv_max)
-		return 0;
-	n = rpcr_fill_sparse(rcv);
-	if (n)
-		return n;
-	if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
-	    room - rcv->page_len + ddp_hdr <= recv_max) {
-		n = rpcr_frwr_map(rx->frwr, rcv, rcv->head[0].iov_len,
-				  rcv->page_len, true, &req->mrs, chain,
-				  req->write.segs, RPCR_MAX_CHUNK_SEGS);
-		if (n < 0)
-			return n;
-		req->write.nsegs = n;
-		req->nwrite = 1;
-		h->nwrites = 1;
-		h->writes[0] = req->write;
-		rpcr_stat_add(rx, RPCR_ST_WRITE_CHUNKS, 1);
-		return 0;
-	}
-	n = rpcr_frwr_map(rx->frwr, rcv, 0, room, true, &req->mrs, chain,
-			  req->reply.segs, RPCR_MAX_CHUNK_SEGS);
-	if (n < 0)
-		return n;
-	req->reply.nsegs = n;
-	req->has_reply = true;
-	h->has_reply = true;
-	h->reply = req->reply;
-	rpcr_stat_add(rx, RPCR_ST_REPLY_CHUNKS, 1);
-	return 0;
+	n = rpcr_frwr_map(rx->frwr, xdr, off, len, remote_write, &req->mrs,
+			  chain, segs, min(maxsegs, rx->segs_left),
+			  rx->seg_max);
+	if (n > 0)
+		rx->segs_left -= n;
+	return n;
 }
 
-/* the call's pieces that go inline, as offsets in rq_snd_buf, and the
- * Sends they take (1, or more when continued)
- */
-struct rpcr_inline {
-	u32	len[2];
-	u32	from[2];
-	u32	nsends;
-};
-
 /* Draft §4.3.1.1, §6.3.2.2: each Send of a continued call takes a
- * receive of the server's, a credit. The call holds the one the RPC
- * layer gave it (xprt_request_get_cong()) and borrows the others from
- * the window, given back when it is released (rpcr_release_request()).
+ * receive of the server's, a credit; each Send of a continued reply one
+ * of ours, of which the window keeps one per call out. The call holds
+ * the credit the RPC layer gave it (xprt_request_get_cong()) and borrows
+ * the others from the window, given back when it is released
+ * (rpcr_release_request()).
  */
 static bool rpcr_call_credits_borrow(struct rpcr_xprt *rx,
 				     struct rpcr_req *req, u32 n)
@@ -129,6 +95,94 @@ void rpcr_call_credits_return(struct rpcr_xprt *rx, struct rpcr_req *req)
 	rx->xprt.cong -= (unsigned long)req->borrowed << RPC_CWNDSHIFT;
 	req->borrowed = 0;
 }
+
+/* Draft §4.3.1.1, §6.3.2.2: instead of a Reply chunk, the reply inline
+ * in several of the server's Sends, when the knob allows it, the
+ * connection has had its first answer in version 2 and the window has
+ * room for the receives they take beyond the call's own: borrowed, they
+ * keep as many other calls, and so their replies, out. The call's
+ * credit word grants the server those Sends. @recv_max as the plans
+ * count it, with version 1's header; each of the server's Sends has the
+ * smallest one, the last too (no chunk: none is offered).
+ */
+static bool rpcr_call_plan_more_reply(struct rpcr_xprt *rx,
+				      struct rpcr_req *req,
+				      const struct rpcr_hdr *h, u32 room,
+				      u32 recv_max)
+{
+	u32 n;
+
+	if (h->vers != RPCR_VERSION_2 || h->nwrites ||
+	    READ_ONCE(rpcr_continuation) < RPCR_MORE_LONG ||
+	    !READ_ONCE(rx->vers_done) || recv_max <= RPCR_HDR_MIN_LEN)
+		return false;
+	n = rpcr2_more_sends(room, recv_max - RPCR_HDR_MIN_LEN,
+			     recv_max - RPCR_HDR_MIN_LEN);
+	if (n < 2 || n > RPCR_MORE_SENDS_MAX ||
+	    !rpcr_call_credits_borrow(rx, req, n - 1))
+		return false;
+	req->reply_sends = n;
+	return true;
+}
+
+/* §3.5: where the reply goes. Inline when the largest reply fits the
+ * server's Sends; else a Write chunk for the data a READ places straight
+ * into its pages (§3.4.6) when the rest then fits; else, in version 2,
+ * in several of the server's Sends when they are few; else a Reply chunk
+ * for all of it (§3.5.4).
+ */
+static int rpcr_call_plan_reply(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+				struct rpcr_hdr *h, u32 recv_max,
+				struct rpcr_frwr_chain *chain)
+{
+	struct rpcr_req *req = rpcr_req(rqst);
+	struct xdr_buf *rcv = &rqst->rq_rcv_buf;
+	u32 room = rpcr_rcv_room(rcv);
+	/* the reply's header echoes a Write chunk of the most segments */
+	u32 ddp_hdr = RPCR_HDR_MIN_LEN + 8 + RPCR_MAX_CHUNK_SEGS * RPCR_SEG_LEN;
+	int n;
+
+	if (room + RPCR_HDR_MIN_LEN <= recv_max)
+		return 0;
+	n = rpcr_fill_sparse(rcv);
+	if (n)
+		return n;
+	if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
+	    room - rcv->page_len + ddp_hdr <= recv_max) {
+		n = rpcr_call_map(rx, req, rcv, rcv->head[0].iov_len,
+				  rcv->page_len, true, chain, req->write.segs,
+				  RPCR_MAX_CHUNK_SEGS);
+		if (n < 0)
+			return n;
+		req->write.nsegs = n;
+		req->nwrite = 1;
+		h->nwrites = 1;
+		h->writes[0] = req->write;
+		rpcr_stat_add(rx, RPCR_ST_WRITE_CHUNKS, 1);
+		return 0;
+	}
+	if (rpcr_call_plan_more_reply(rx, req, h, room, recv_max))
+		return 0;
+	n = rpcr_call_map(rx, req, rcv, 0, room, true, chain, req->reply.segs,
+			  RPCR_MAX_CHUNK_SEGS);
+	if (n < 0)
+		return n;
+	req->reply.nsegs = n;
+	req->has_reply = true;
+	h->has_reply = true;
+	h->reply = req->reply;
+	rpcr_stat_add(rx, RPCR_ST_REPLY_CHUNKS, 1);
+	return 0;
+}
+
+/* the call's pieces that go inline, as offsets in rq_snd_buf, and the
+ * Sends they take (1, or more when continued)
+ */
+struct rpcr_inline {
+	u32	len[2];
+	u32	from[2];
+	u32	nsends;
+};
 
 /* Draft §6.3.2.2: the whole call inline in several Sends, when the knob
  * allows it from @mode on, the connection has had its first answer in
@@ -200,8 +254,8 @@ static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
 	    rpcr_hdr_len(h) + RPCR_MAX_READ_SEGS * RPCR_READ_SEG_LEN +
 	    head + rest <= send_max) {
-		n = rpcr_frwr_map(rx->frwr, snd, head, snd->page_len, false,
-				  &req->mrs, chain, segs, RPCR_MAX_READ_SEGS);
+		n = rpcr_call_map(rx, req, snd, head, snd->page_len, false,
+				  chain, segs, RPCR_MAX_READ_SEGS);
 		if (n < 0)
 			return n;
 		rpcr_call_read_list(h, head, segs, n);
@@ -214,8 +268,8 @@ static int rpcr_call_plan_args(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	}
 	if (rpcr_call_plan_more(rx, rqst, h, send_max, RPCR_MORE_LONG, in))
 		return 0;
-	n = rpcr_frwr_map(rx->frwr, snd, 0, snd->len, false, &req->mrs, chain,
-			  segs, RPCR_MAX_READ_SEGS);
+	n = rpcr_call_map(rx, req, snd, 0, snd->len, false, chain, segs,
+			  RPCR_MAX_READ_SEGS);
 	if (n < 0)
 		return n;
 	rpcr_call_read_list(h, 0, segs, n);
@@ -336,7 +390,6 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	h->vers = READ_ONCE(rx->vers);
 	req->vers = h->vers;
 	if (h->vers == RPCR_VERSION_2) {
-		h->credit = rpcr_clnt_credit2(rx);
 		/* §4.3.3: a server of version 1 must take the first call */
 		if (!READ_ONCE(rx->vers_done))
 			send_max = min_t(u32, send_max,
@@ -348,6 +401,14 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	h->proc = RPCR_MSG;
 	req->nwrite = 0;
 	req->has_reply = false;
+	rx->segs_left = U32_MAX;
+	rx->seg_max = U32_MAX;
+	if (h->vers == RPCR_VERSION_2)
+		rpcr_props_limits(&rx->props, &rx->segs_left, &rx->seg_max);
+	req->reply_sends = 1;
+	req->more_at = 0;
+	req->more_got = 0;
+	req->more_bad = false;
 
 	/* the plans count version 1's headers; version 2's, both ways,
 	 * are longer by the same words
@@ -360,8 +421,10 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	/* §6.3.3.2: the server may invalidate the call's memory, when one
 	 * handle covers all of it, with its reply
 	 */
-	if (h->vers == RPCR_VERSION_2)
+	if (h->vers == RPCR_VERSION_2) {
 		h2->inv_handle = rpcr_hdr_inv_handle(h);
+		h->credit = rpcr_clnt_credit2(rx, req->reply_sends);
+	}
 	if (!rc && in.nsends > 1) {
 		rc = rpcr_call_continue(rx, rqst, sb, send_max, in.nsends);
 		if (rc >= 0)
@@ -561,6 +624,73 @@ static enum rpcr_vers_retry rpcr_reply_err_vers(struct rpcr_xprt *rx,
 	return RPCR_RETRY_HERE;
 }
 
+/* Draft §6.3.2.2: a Send of a continued reply before its last. Its
+ * payload goes into the call's receive buffer where the previous one's
+ * ended; the last Send completes the call (rpcr_reply_joined()). A
+ * call that invited no more Sends, or one past its buffer, gets a
+ * SYSTEM_ERR reply then.
+ */
+static void rpcr_reply_more(struct rpcr_xprt *rx, const struct rpcr2_hdr *h2,
+			    const u8 *pay, u32 len)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+	struct rpc_rqst *rqst;
+	struct rpcr_req *req;
+
+	spin_lock(&xprt->queue_lock);
+	rqst = xprt_lookup_rqst(xprt, cpu_to_be32(h2->base.xid));
+	if (!rqst) {
+		spin_unlock(&xprt->queue_lock);
+		trace_rpcr_reply_drop(h2->base.xid, len, RPCR_DROP_XID,
+				      -ENOENT);
+		return;
+	}
+	xprt_pin_rqst(rqst);
+	spin_unlock(&xprt->queue_lock);
+	req = rpcr_req(rqst);
+
+	/* write_bytes_to_xdr_buf() takes no const source */
+	if (req->more_bad || req->more_got + 1 >= req->reply_sends ||
+	    len > rpcr_rcv_room(&rqst->rq_private_buf) - req->more_at ||
+	    write_bytes_to_xdr_buf(&rqst->rq_private_buf, req->more_at,
+				   (void *)pay, len)) {
+		req->more_bad = true;
+		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
+		trace_rpcr_reply_drop(h2->base.xid, len, RPCR_DROP_MORE,
+				      -EMSGSIZE);
+	} else {
+		req->more_at += len;
+		req->more_got++;
+	}
+
+	spin_lock(&xprt->queue_lock);
+	xprt_unpin_rqst(rqst);
+	spin_unlock(&xprt->queue_lock);
+}
+
+/* the last Send of a continued reply: an RDMA2_MSG with no chunk used,
+ * its payload behind the others'
+ */
+static int rpcr_reply_joined(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
+			     u32 written, const u8 *pay, u32 len)
+{
+	struct rpcr_req *req = rpcr_req(rqst);
+	struct rpcr2_hdr *h2 = &rx->rhdr;
+
+	if (req->more_bad || h2->base.proc != RPCR2_MSG || written ||
+	    len > rpcr_rcv_room(&rqst->rq_private_buf) - req->more_at ||
+	    write_bytes_to_xdr_buf(&rqst->rq_private_buf, req->more_at,
+				   (void *)pay, len)) {
+		trace_rpcr_reply_drop(h2->base.xid, len, RPCR_DROP_MORE,
+				      -EPROTO);
+		return -EPROTO;
+	}
+	len += req->more_at;
+	rpcr_stat_add(rx, RPCR_ST_FIXUP_BYTES, len);
+	trace_rpcr_msg_joined(h2->base.xid, h2->flags, req->more_got + 1, len);
+	return len;
+}
+
 /* A version 2 message that is neither a reply nor a backward call:
  * a credit refresh (§6.4.2) or the server's properties (§6.4.4).
  * Return: whether @h was one, taken.
@@ -605,6 +735,7 @@ static void rpcr_clnt_props_send(struct rpcr_xprt *rx)
 		/* backward calls and their replies go inline only */
 		.brs	 = RPCR2_RVREQSUP_INLINE,
 	};
+	u8 hostauth[RPCR_HOSTAUTH_MAX];
 
 	if (!ep || !rx->frwr)
 		return;
@@ -612,8 +743,9 @@ static void rpcr_clnt_props_send(struct rpcr_xprt *rx)
 	ours.rbsiz = ep->cfg.recv_size;
 	/* a segment is one MR: no more than its pages */
 	ours.rssiz = rx->frwr->depth * PAGE_SIZE;
+	rpcr_props_hostauth(&ours, hostauth);
 	rpcr_props_send(ep, (struct sockaddr *)&rx->xprt.addr,
-			rpcr_clnt_credit2(rx), &ours);
+			rpcr_clnt_credit2(rx, 1), &ours);
 }
 
 /**
@@ -653,7 +785,21 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	}
 	if (rpcr_reply_v2_only(rx, h2, len))
 		return;
-	if (rpcr_bc_is_call(h, msg + hlen, len - hlen)) {
+	if (h->vers == RPCR_VERSION_2 && (h2->flags & RPCR2_F_MORE)) {
+		trace_rpcr_reply_recv(h2, len);
+		/* a backward call is never more than a Send */
+		if (call)
+			trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_MORE,
+					      -EOPNOTSUPP);
+		else
+			rpcr_reply_more(rx, h2, msg + hlen, len - hlen);
+		return;
+	}
+	/* in version 2 the flag says which it is: the last Send of a
+	 * continued reply starts anywhere in the RPC message
+	 */
+	if ((h->vers != RPCR_VERSION_2 || call) &&
+	    rpcr_bc_is_call(h, msg + hlen, len - hlen)) {
 		rpcr_bc_recv_call(rx, msg + hlen, len - hlen);
 		return;
 	}
@@ -696,6 +842,9 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 					      -EREMOTEIO);
 	} else if (!rpcr_reply_chunks_ok(req, h, &written, &replied)) {
 		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_CHUNK, n);
+	} else if (req->more_got || req->more_bad) {
+		n = rpcr_reply_joined(rx, rqst, written + replied, msg + hlen,
+				      len - hlen);
 	} else if (h->proc == RPCR_NOMSG) {
 		/* §3.5.4: the whole reply is in the Reply chunk, in place */
 		n = replied;

@@ -23,11 +23,6 @@
 #define RPCR_BC_SLOTS	8
 #define RPCR_BC_INLINE	RPCR_V1_INLINE_DEFAULT
 
-/* the most Sends one call goes in (draft §6.3.2.2): 16 of the default
- * 4 KiB inline threshold take a call of 64 KiB
- */
-#define RPCR_MORE_SENDS_MAX	16
-
 /**
  * struct rpcr_more_sends - the Sends after the first of a continued call
  * @n: how many, RPCR_MORE_SENDS_MAX - 1 at most
@@ -94,6 +89,10 @@ enum rpcr_stat {
  *	2), reset at connect before @ep is set
  * @shdr: the header of the call being sent, under XPRT_LOCKED
  * @more: the Sends that continue it, under XPRT_LOCKED
+ * @segs_left: the RDMA segments its header may still carry: the
+ *	server's Maximum RDMA Segment Count in version 2 (draft §5.2.4),
+ *	@seg_max: the bytes of one, its Maximum RDMA Segment Size
+ *	(§5.2.3); both under XPRT_LOCKED
  * @rhdr: the header of the reply being handled; the receive CQ handles
  *	one message at a time
  * @spare_lock: protects @spare and @nspare
@@ -122,6 +121,8 @@ struct rpcr_xprt {
 	struct rpcr_props	props;
 	struct rpcr2_hdr	shdr;
 	struct rpcr_more_sends	more;
+	u32			segs_left;
+	u32			seg_max;
 	struct rpcr2_hdr	rhdr;
 	spinlock_t		spare_lock;	/* @spare, @nspare */
 	struct list_head	spare;
@@ -145,8 +146,16 @@ struct rpcr_xprt {
  *	version it named, on the same connection (its credit came back);
  *	set by the reply handler, cleared once it is sent
  * @spare: the buffer is of RPCR_REQ_SPARE_SIZE bytes, kept when freed
- * @borrowed: credits its continued Sends took beyond its own, under the
- *	transport's transport_lock, until it is released
+ * @borrowed: credits its continued Sends, and those of the continued
+ *	reply it invites, took beyond its own, under the transport's
+ *	transport_lock, until it is released
+ * @reply_sends: the Sends its reply may take (draft §6.3.2.2): 1, more
+ *	when the call invites a continued reply instead of offering a
+ *	Reply chunk
+ * @more_at: bytes of a continued reply received so far, into the
+ *	receive buffer, @more_got: in how many Sends, @more_bad: one of
+ *	them could not be taken. Set when the call is built; then the
+ *	reply handler's, while it holds the call pinned
  * @buf: rq_buffer (the call) and rq_rbuffer (the reply)
  */
 struct rpcr_req {
@@ -159,6 +168,10 @@ struct rpcr_req {
 	bool			resend;
 	bool			spare;
 	u32			borrowed;
+	u32			reply_sends;
+	u32			more_at;
+	u32			more_got;
+	bool			more_bad;
 	u8			buf[] __aligned(8);
 };
 
@@ -178,13 +191,15 @@ static inline void rpcr_stat_add(struct rpcr_xprt *rx, enum rpcr_stat s,
 	atomic_long_add(n, &rx->stats[s]);
 }
 
-/* draft §4.3.1.1: in version 2 each message grants the receives its
- * sender keeps posted: ours take replies and backward calls
+/* Draft §4.3.1.1, our reading of it: the high half of a version 2
+ * message's credit word is the receives we keep posted for the server's
+ * messages (replies and backward calls), the low half those the message
+ * newly grants: a call grants its reply's, one receive, or @granted when
+ * it invites a continued reply; any other message one, never 0.
  */
-static inline u32 rpcr_clnt_credit2(const struct rpcr_xprt *rx)
+static inline u32 rpcr_clnt_credit2(const struct rpcr_xprt *rx, u32 granted)
 {
-	return rpcr2_credit(rx->max_reqs + RPCR_BC_SLOTS,
-			    rx->max_reqs + RPCR_BC_SLOTS);
+	return rpcr2_credit(granted, rx->max_reqs + RPCR_BC_SLOTS);
 }
 
 int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,

@@ -134,11 +134,13 @@ static void rpcr_frwr_put(struct rpcr_mr *m)
 	spin_unlock(&pool->lock);
 }
 
-/* fill @m with pieces while they are page-contiguous; the piece that
- * did not fit is left in @pg/@off/@len for the next MR
+/* fill @m with pieces while they are page-contiguous, @max of them at
+ * most; the piece that did not fit is left in @pg/@off/@len for the
+ * next MR
  */
 static int rpcr_frwr_fill(struct rpcr_mr *m, struct rpcr_xdr_walk *w,
-			  struct page **pg, u32 *off, u32 *len, bool *more)
+			  u32 max, struct page **pg, u32 *off, u32 *len,
+			  bool *more)
 {
 	u32 n = 0;
 
@@ -150,7 +152,7 @@ static int rpcr_frwr_fill(struct rpcr_mr *m, struct rpcr_xdr_walk *w,
 		sg_unmark_end(&m->sg[n]);
 		sg_set_page(&m->sg[n++], *pg, *len, *off);
 		*more = rpcr_xdr_next(w, pg, off, len);
-	} while (*more && n < m->pool->depth);
+	} while (*more && n < max);
 	sg_mark_end(&m->sg[n - 1]);
 	return n;
 }
@@ -205,6 +207,9 @@ static int rpcr_frwr_reg(struct rpcr_mr *m, int n, bool remote_write,
  *	ahead of the Send that advertises them
  * @segs: the segments, in order
  * @maxsegs: room in @segs
+ * @seg_max: the most bytes one segment may have (a version 2 peer's
+ *	Maximum RDMA Segment Size, draft §5.2.3), U32_MAX for no limit:
+ *	a segment maps that many pages at most, one at least
  *
  * On failure the MRs already added to @mrs stay there, unposted: give
  * them back with rpcr_frwr_release() and an @inv_rkey of ~0, which
@@ -216,9 +221,10 @@ static int rpcr_frwr_reg(struct rpcr_mr *m, int n, bool remote_write,
 int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 		  u32 offset, u32 len, bool remote_write,
 		  struct list_head *mrs, struct rpcr_frwr_chain *chain,
-		  struct rpcr_seg *segs, u32 maxsegs)
+		  struct rpcr_seg *segs, u32 maxsegs, u32 seg_max)
 {
 	struct rpcr_xdr_walk w = { xdr, offset, offset + len };
+	u32 pages = clamp_t(u32, seg_max >> PAGE_SHIFT, 1, pool->depth);
 	struct page *pg;
 	u32 off, plen, nsegs = 0;
 	bool more;
@@ -234,7 +240,7 @@ int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 		if (!m)
 			return -EAGAIN;
 		list_add_tail(&m->node, mrs);
-		n = rpcr_frwr_fill(m, &w, &pg, &off, &plen, &more);
+		n = rpcr_frwr_fill(m, &w, pages, &pg, &off, &plen, &more);
 		rc = rpcr_frwr_reg(m, n, remote_write, chain);
 		if (rc)
 			return rc;

@@ -86,7 +86,7 @@ void rpcr_frwr_destroy(struct rpcr_frwr *pool);
 int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 		  u32 offset, u32 len, bool remote_write,
 		  struct list_head *mrs, struct rpcr_frwr_chain *chain,
-		  struct rpcr_seg *segs, u32 maxsegs);
+		  struct rpcr_seg *segs, u32 maxsegs, u32 seg_max);
 u32 rpcr_frwr_release(struct list_head *mrs, u32 inv_rkey);
 
 #endif /* _RPCR_FRWR_H */

@@ -80,10 +80,12 @@ static const char * const rpcr_proc_brs[] = {
  * @pp: the record of them
  *
  * How many RDMA2_CONNPROP came, then every property as it holds (the
- * defaults while none came), a Host Auth Message as its length.
+ * defaults while none came), a Host Auth Message as its length and, in
+ * hex, its first RPCR_HOSTAUTH_MAX bytes.
  */
 void rpcr_proc_show_props(struct seq_file *m, struct rpcr_props *pp)
 {
+	u8 hostauth[RPCR_HOSTAUTH_MAX];
 	struct rpcr2_props p;
 	u32 received;
 
@@ -91,6 +93,7 @@ void rpcr_proc_show_props(struct seq_file *m, struct rpcr_props *pp)
 	spin_lock(&pp->lock);
 	p = pp->peer;
 	received = pp->received;
+	memcpy(hostauth, pp->hostauth, sizeof(hostauth));
 	spin_unlock(&pp->lock);
 	seq_printf(m, " connprop=%u sbsiz=%u rbsiz=%u rssiz=%u rcsiz=%u brs=",
 		   received, p.sbsiz, p.rbsiz, p.rssiz, p.rcsiz);
@@ -99,6 +102,10 @@ void rpcr_proc_show_props(struct seq_file *m, struct rpcr_props *pp)
 	else
 		seq_printf(m, "%u", p.brs);
 	seq_printf(m, " hostauth=%u", p.hostauth_len);
+	if (p.hostauth_len)
+		seq_printf(m, ":%*phN",
+			   (int)min_t(u32, p.hostauth_len, RPCR_HOSTAUTH_MAX),
+			   hostauth);
 }
 
 static void *rpcr_proc_start(struct seq_file *m, loff_t *pos)

@@ -15,14 +15,16 @@
  * Maximum Send Size the largest it sends us, in place of RFC 8797's
  * private data (or of the default of §4.3.2 without it). The RDMA
  * segment limits, Reverse Request Support and any Host Auth Message
- * are kept and traced, not acted on: our client's segments are no
- * larger than the default limit (§5.2.3), a call of ours may carry more
- * segments than a peer's count (§5.2.4), which the server then refuses
- * with ERR_SEGMENTS, and we authenticate no host (§5.2.6).
+ * are kept and traced. Our client's calls carry no more segments than
+ * the server's count (§5.2.4), none larger than its size (§5.2.3). A
+ * Host Auth Message (§5.2.6) is carried both ways, ours from
+ * sunrpc.rdma_hostauth, the peer's shown in /proc/net/rpcr; what it
+ * proves is left to the user, no connection is refused for it.
  */
 #include <linux/spinlock.h>
 
 #include "rpcr_props.h"
+#include "rpcr_sysctl.h"
 #include "rpcr_trace.h"
 
 /**
@@ -47,6 +49,40 @@ void rpcr_props_init(struct rpcr_props *pp)
 {
 	spin_lock_init(&pp->lock);
 	rpcr_props_reset(pp);
+}
+
+/**
+ * rpcr_props_hostauth() - add our Host Auth Message to properties to send
+ * @ours: the properties
+ * @buf: RPCR_HOSTAUTH_MAX bytes for it, which @ours then points to
+ *
+ * None is added while sunrpc.rdma_hostauth is empty.
+ */
+void rpcr_props_hostauth(struct rpcr2_props *ours, u8 *buf)
+{
+	u32 n = rpcr_hostauth_get(buf);
+
+	if (!n)
+		return;
+	ours->present |= BIT(RPCR2_PROP_HOSTAUTH);
+	ours->hostauth = buf;
+	ours->hostauth_len = n;
+}
+
+/**
+ * rpcr_props_limits() - the peer's limits on the segments sent to it
+ * @pp: the connection's record of its properties
+ * @rcsiz: set to its Maximum RDMA Segment Count (draft §5.2.4)
+ * @rssiz: set to its Maximum RDMA Segment Size (§5.2.3)
+ *
+ * Each is the default until the peer sends its own.
+ */
+void rpcr_props_limits(struct rpcr_props *pp, u32 *rcsiz, u32 *rssiz)
+{
+	spin_lock(&pp->lock);
+	*rcsiz = pp->peer.rcsiz;
+	*rssiz = pp->peer.rssiz;
+	spin_unlock(&pp->lock);
 }
 
 /**
@@ -120,8 +156,11 @@ void rpcr_props_recv(struct rpcr_props *pp, struct rpcr_ep *ep,
 
 	rpcr2_props_effective(theirs, &eff);
 	trace_rpcr_connprop_recv(peer, &eff);
-	eff.hostauth = NULL;
 	spin_lock(&pp->lock);
+	if (eff.hostauth)
+		memcpy(pp->hostauth, eff.hostauth,
+		       min_t(u32, eff.hostauth_len, RPCR_HOSTAUTH_MAX));
+	eff.hostauth = pp->hostauth;
 	pp->peer = eff;
 	pp->received++;
 	spin_unlock(&pp->lock);

@@ -506,7 +506,9 @@ static void rpcr_svc_props_send(struct rpcr_svc_xprt *sx)
 		.rcsiz	 = RPCR_MAX_READ_SEGS +
 			   (RPCR_MAX_WRITE_CHUNKS + 1) * RPCR_MAX_CHUNK_SEGS,
 	};
+	u8 hostauth[RPCR_HOSTAUTH_MAX];
 
+	rpcr_props_hostauth(&ours, hostauth);
 	rpcr_props_send(sx->ep, (struct sockaddr *)&sx->xpt.xpt_remote,
 			rpcr_svc_credit(sx, RPCR_VERSION_2), &ours);
 }
@@ -903,6 +905,62 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 	return 0;
 }
 
+/* Draft §6.3.2.2, §4.3.1.1: a reply that fits neither a Send nor the
+ * chunks offered goes in several Sends, as many as the call granted at
+ * most (rpcr2_more_granted()); only a reply of version 2 that placed
+ * nothing by RDMA Write, the last Send carrying no chunk but the unused
+ * Write chunks echoed. Return: how many Sends, 0 when it cannot go so.
+ */
+static u32 rpcr_svc_more_sends(const struct rpcr_svc_ctxt *ctxt,
+			       const u32 *off, const u32 *len, u32 reply_len,
+			       u32 send_max)
+{
+	size_t hlen = rpcr_msg_len(&ctxt->reply);
+
+	if (ctxt->call.base.vers != RPCR_VERSION_2 || off[0] || len[1] ||
+	    len[0] != reply_len || send_max <= RPCR2_MORE_HDR_LEN ||
+	    !hlen || hlen >= send_max)
+		return 0;
+	return rpcr2_more_granted(reply_len, send_max - RPCR2_MORE_HDR_LEN,
+				  send_max - hlen, ctxt->call.base.credit);
+}
+
+/* The Sends of a continued reply but its last, each as full as it can
+ * be: the header of one with more to come and the reply's next bytes.
+ * Return: the reply's bytes they carried, or a negative errno.
+ */
+static int rpcr_svc_continue(struct rpcr_svc_xprt *sx,
+			     const struct rpcr_hdr *h, const struct xdr_buf *res,
+			     u32 send_max, u32 nsends)
+{
+	struct rpcr_sbuf *sb;
+	u32 at = 0, n, i;
+	int hlen, rc;
+
+	for (i = 0; i + 1 < nsends; i++) {
+		sb = rpcr_svc_sbuf(sx);
+		if (!sb)
+			return -ENOTCONN;
+		hlen = rpcr2_more_encode(h->xid, h->credit, RPCR2_F_RESPONSE,
+					 sb->buf, send_max);
+		if (hlen < 0) {
+			rpcr_ep_sbuf_put(sb);
+			return hlen;
+		}
+		n = rpcr2_more_take(res->len - at, send_max - hlen);
+		if (read_bytes_from_xdr_buf(res, at, sb->buf + hlen, n)) {
+			rpcr_ep_sbuf_put(sb);
+			return -EIO;
+		}
+		rc = rpcr_ep_send(sx->ep, sb, hlen + n, 0, NULL, NULL);
+		if (rc)
+			return rc;
+		at += n;
+	}
+	trace_rpcr_msg_split(h->xid, RPCR2_F_RESPONSE, nsends, res->len);
+	return at;
+}
+
 static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 {
 	struct svc_xprt *xpt = rqstp->rq_xprt;
@@ -914,7 +972,7 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	u32 send_max = min(sx->inline_size, READ_ONCE(sx->ep->peer_recv));
 	struct rpcr2_err err = { };
 	u32 off[2], len[2];
-	u32 rlen, i, pos, inv;
+	u32 rlen, i, pos, inv, nsends;
 	struct rpcr_sbuf *sb;
 	LIST_HEAD(writes);
 	int hlen, rc;
@@ -930,7 +988,15 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	if (h->vers == RPCR_VERSION_2)
 		h2->flags = RPCR2_F_RESPONSE;
 	rc = rpcr_svc_place(sx, ctxt, res, send_max, off, len, &writes);
-	if (rc == -EMSGSIZE) {
+	nsends = rc == -EMSGSIZE && list_empty(&writes) ?
+		 rpcr_svc_more_sends(ctxt, off, len, res->len, send_max) : 0;
+	if (nsends) {
+		rc = rpcr_svc_continue(sx, h, res, send_max, nsends);
+		if (rc < 0)
+			goto fail;
+		off[0] = rc;
+		len[0] = res->len - rc;
+	} else if (rc == -EMSGSIZE) {
 		/* §4.5: ERR_CHUNK (version 2: §6.4.3 ERR_REPLY_RESOURCE, the
 		 * length needed), and the connection stays; the data of a
 		 * chunk that did fit is not sent for nothing

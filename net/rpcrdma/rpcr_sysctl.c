@@ -6,10 +6,12 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/moduleparam.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sunrpc/xprtrdma.h>
 #include <linux/sysctl.h>
 
+#include "rpcr_props.h"
 #include "rpcr_sysctl.h"
 
 /* a proc_handler's table is const from 6.11 on */
@@ -177,6 +179,87 @@ static int rpcr_v1_peers_handler(RPCR_CTL_TABLE_CONST struct ctl_table *table,
 	return rc;
 }
 
+/* The Host Auth Message both sides send in their RDMA2_CONNPROP (draft
+ * §5.2.6): text, sent as its bytes without the line's end; empty, none.
+ * Read in contexts that may not sleep: a spinlock of its own.
+ */
+static DEFINE_SPINLOCK(rpcr_hostauth_lock);
+static char rpcr_hostauth[RPCR_HOSTAUTH_MAX + 1];	/* rpcr_hostauth_lock */
+
+/**
+ * rpcr_hostauth_get() - the Host Auth Message to send, if any
+ * @buf: where to, RPCR_HOSTAUTH_MAX bytes
+ *
+ * Context: any.
+ *
+ * Return: its bytes, 0 for none.
+ */
+u32 rpcr_hostauth_get(u8 *buf)
+{
+	u32 n;
+
+	spin_lock(&rpcr_hostauth_lock);
+	n = strlen(rpcr_hostauth);
+	memcpy(buf, rpcr_hostauth, n);
+	spin_unlock(&rpcr_hostauth_lock);
+	return n;
+}
+
+/* @val as the message, if it fits, cut at the line's end */
+static int rpcr_hostauth_take(const char *val)
+{
+	size_t n = strcspn(val, "\n");
+
+	if (n > RPCR_HOSTAUTH_MAX)
+		return -ENOSPC;
+	spin_lock(&rpcr_hostauth_lock);
+	memcpy(rpcr_hostauth, val, n);
+	rpcr_hostauth[n] = '\0';
+	spin_unlock(&rpcr_hostauth_lock);
+	return 0;
+}
+
+static int rpcr_hostauth_set(const char *val, const struct kernel_param *kp)
+{
+	return rpcr_hostauth_take(val);
+}
+
+static int rpcr_hostauth_show(char *buf, const struct kernel_param *kp)
+{
+	u8 msg[RPCR_HOSTAUTH_MAX];
+	u32 n = rpcr_hostauth_get(msg);
+
+	return scnprintf(buf, PAGE_SIZE, "%.*s\n", (int)n, msg);
+}
+
+static const struct kernel_param_ops rpcr_hostauth_ops = {
+	.set	= rpcr_hostauth_set,
+	.get	= rpcr_hostauth_show,
+};
+module_param_cb(hostauth, &rpcr_hostauth_ops, NULL, 0600);
+MODULE_PARM_DESC(hostauth,
+		 "Host Auth Message (RPC-over-RDMA version 2) both sides send, text of 64 bytes at most, empty for none; sysctl sunrpc.rdma_hostauth");
+
+static int rpcr_hostauth_handler(RPCR_CTL_TABLE_CONST struct ctl_table *table,
+				 int write, void *buffer, size_t *lenp,
+				 loff_t *ppos)
+{
+	/* a byte more than a message holds: one that long was cut short */
+	char val[RPCR_HOSTAUTH_MAX + 2] = "";
+	struct ctl_table t = {
+		.procname = table->procname,
+		.data	= val,
+		.maxlen	= sizeof(val),
+	};
+	int rc;
+
+	rpcr_hostauth_get((u8 *)val);
+	rc = proc_dostring(&t, write, buffer, lenp, ppos);
+	if (rc || !write)
+		return rc;
+	return rpcr_hostauth_take(val);
+}
+
 static unsigned int rpcr_slots_min = RPCRDMA_MIN_SLOT_TABLE;
 static unsigned int rpcr_slots_max = RPCRDMA_MAX_SLOT_TABLE;
 static unsigned int rpcr_inline_min = RPCRDMA_MIN_INLINE;
@@ -216,6 +299,12 @@ static struct ctl_table rpcr_sysctl_table[] = {
 		.maxlen		= RPCR_V1_PEERS_LEN,
 		.mode		= 0644,
 		.proc_handler	= rpcr_v1_peers_handler,
+	},
+	{
+		.procname	= "rdma_hostauth",
+		.maxlen		= RPCR_HOSTAUTH_MAX + 2,
+		.mode		= 0600,
+		.proc_handler	= rpcr_hostauth_handler,
 	},
 #ifndef RPCR_HAVE_REGISTER_SYSCTL_SZ
 	{ }

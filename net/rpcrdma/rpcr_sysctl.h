@@ -24,11 +24,12 @@ extern unsigned int rpcr_max_version;
 extern unsigned int rpcr_svc_max_version;
 
 /**
- * enum rpcr_more - when a client's call of version 2 is continued
- *	(sunrpc.rdma_continuation)
- * @RPCR_MORE_NEVER: never; too large for a Send it goes by RDMA Read
+ * enum rpcr_more - when a client's call of version 2 is continued, or
+ *	invites a continued reply (sunrpc.rdma_continuation)
+ * @RPCR_MORE_NEVER: never; too large for a Send it goes by RDMA Read, a
+ *	reply by RDMA Write
  * @RPCR_MORE_LONG: when it would otherwise be a Long Call, all of it in
- *	a position-zero Read chunk
+ *	a position-zero Read chunk, or a Long Reply, in a Reply chunk
  * @RPCR_MORE_ALL: also when a WRITE's data would go in a Read chunk
  */
 enum rpcr_more {
@@ -41,6 +42,8 @@ extern unsigned int rpcr_continuation;
 
 struct sockaddr;
 bool rpcr_version1_peer(const struct sockaddr *sa);
+
+u32 rpcr_hostauth_get(u8 *buf);	/* RPCR_HOSTAUTH_MAX bytes */
 
 /* a version knob's value; a module parameter may hold any number */
 static inline u32 rpcr_version_knob(const unsigned int *knob)

@@ -429,6 +429,32 @@ u32 rpcr2_more_sends(u32 len, u32 room_more, u32 room_last)
 	return n > (u32)~0U ? 0 : (u32)n;
 }
 
+/**
+ * rpcr2_more_granted() - the Sends a reply may take, as its call granted
+ * @len: the reply's payload bytes
+ * @room_more: what one Send with RPCRDMA2_F_MORE carries besides its
+ *	header
+ * @room_last: what the last one carries besides its header
+ * @credit: the call's rdma_credit
+ *
+ * §4.3.1.1, as this implementation reads it: a requester's credits are
+ * its receives, and the low half of a call's credit word the ones it
+ * newly grants for the reply, each a Send of it (§6.3.2.2). No more than
+ * RPCR_MORE_SENDS_MAX either way.
+ *
+ * Return: how many Sends, 2 or more; 0 when the reply fits one, or does
+ * not fit those granted.
+ */
+u32 rpcr2_more_granted(u32 len, u32 room_more, u32 room_last, u32 credit)
+{
+	u32 max = rpcr2_credit_granted(credit);
+	u32 n = rpcr2_more_sends(len, room_more, room_last);
+
+	if (max > RPCR_MORE_SENDS_MAX)
+		max = RPCR_MORE_SENDS_MAX;
+	return n >= 2 && n <= max ? n : 0;
+}
+
 /* §6.3.3.2: whether @handle is the rdma_handle of a segment of @b */
 static bool rpcr2_names_handle(const struct rpcr_hdr *b, u32 handle)
 {

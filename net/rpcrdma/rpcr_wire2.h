@@ -93,6 +93,11 @@ enum rpcr2_propid {
  */
 #define RPCR2_MAX_READ_CHUNKS	4
 
+/* Our limit on the Sends of one continued message, either way (§6.3.2.2):
+ * 16 of the default 4 KiB inline threshold carry 64 KiB
+ */
+#define RPCR_MORE_SENDS_MAX	16
+
 /* §4.3.1.1: rdma_credit holds two 16-bit counts */
 static inline u32 rpcr2_credit(u16 granted, u16 max)
 {
@@ -194,6 +199,7 @@ int rpcr2_more_check(const struct rpcr2_hdr *first,
 		     const struct rpcr2_hdr *next, struct rpcr2_err *verdict);
 u32 rpcr2_more_sends(u32 len, u32 room_more, u32 room_last);
 u32 rpcr2_more_take(u32 left, u32 room_more);
+u32 rpcr2_more_granted(u32 len, u32 room_more, u32 room_last, u32 credit);
 int rpcr2_more_encode(u32 xid, u32 credit, u32 flags, u8 *buf, size_t size);
 size_t rpcr2_hdr_len(const struct rpcr2_hdr *h);
 int rpcr2_hdr_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size);

@@ -1304,6 +1304,26 @@ static void test_continuation(void)
 	CHECK_EQ(rpcr2_more_sends(0xffffffff, 1, 0), 0);
 	CHECK_EQ(rpcr2_more_sends(0xffffffff, 1, 1), 0xffffffff);
 	CHECK_EQ(RPCR2_MORE_HDR_LEN, 36);
+	/* a reply's Sends: as many as its call granted, 16 at most */
+	CHECK_EQ(rpcr2_more_granted(4000, 4060, 4000, rpcr2_credit(16, 40)),
+		 0);
+	CHECK_EQ(rpcr2_more_granted(4001, 4060, 4000, rpcr2_credit(1, 40)),
+		 0);
+	CHECK_EQ(rpcr2_more_granted(4001, 4060, 4000, rpcr2_credit(2, 40)),
+		 2);
+	CHECK_EQ(rpcr2_more_granted(8061, 4060, 4000, rpcr2_credit(2, 40)),
+		 0);
+	CHECK_EQ(rpcr2_more_granted(8061, 4060, 4000, rpcr2_credit(3, 3)), 3);
+	/* the high half grants nothing */
+	CHECK_EQ(rpcr2_more_granted(4001, 4060, 4000, rpcr2_credit(0, 40)),
+		 0);
+	CHECK_EQ(rpcr2_more_granted(4001, 4060, 4000, 0xffff0001), 0);
+	/* 16 at most, whatever is granted */
+	CHECK_EQ(rpcr2_more_granted(16 * 4060, 4060, 4060, 0xffff), 16);
+	CHECK_EQ(rpcr2_more_granted(16 * 4060 + 1, 4060, 4060, 0xffff), 0);
+	CHECK_EQ(rpcr2_more_granted(4001, 0, 4000, 0xffff), 0);
+	CHECK_EQ(rpcr2_more_granted(0xffffffff, 1, 1, 0xffff), 0);
+
 	/* the last Send keeps a byte at least */
 	CHECK_EQ(rpcr2_more_take(8000, 4060), 4060);
 	CHECK_EQ(rpcr2_more_take(4061, 4060), 4060);

@@ -15,7 +15,9 @@
  * that still answers a NULL call. Then calls of version 2 (the draft of
  * November 2019) continued in several Sends (F_MORE): answered when
  * whole, ERR_INVAL_FLAG when a Send of another XID joins them, the
- * connection closed when they never end. Output is TAP, one line a case.
+ * connection closed when they never end; and an RDMA2_CONNPROP with a
+ * Host Auth Message longer than the server keeps, after which a call is
+ * still answered. Output is TAP, one line a case.
  *
  *   rpcr_hostile --server [-p PORT] [-t SECS] CASE
  *
@@ -1249,6 +1251,40 @@ static void run_more_endless(void)
 	    rc < 0 ? "closed" : rc ? "a message" : "nothing, still open");
 }
 
+/* Draft §5.2.6: an RDMA2_CONNPROP whose Host Auth Message is longer than
+ * the server keeps, then a NULL call: answered
+ */
+static void run_hostauth(void)
+{
+	const char *desc = "version 2: a 900-byte Host Auth Message, then a NULL call: answered";
+	struct result r = { 0 };
+	uint32_t xid = xid_next++;
+	unsigned int i, n = 900;
+	struct msg m;
+	struct conn c;
+
+	if (!connected(&c, 4, desc, NULL))
+		return;
+	memset(&m, 0, sizeof(m));
+	put32(&m, 0);
+	put32(&m, V2);
+	put32(&m, 64u << 16 | 32);
+	put32(&m, P2_CONNPROP);
+	put32(&m, 0);
+	put32(&m, 1);		/* one property */
+	put32(&m, 6);		/* RDMA2_PROPID_HOSTAUTH */
+	put32(&m, 4 + n);	/* its value: an opaque<> of n bytes */
+	put32(&m, n);
+	for (i = 0; i < n / 4; i++)
+		put32(&m, 0x686f7374);	/* "host" */
+	if (post_send(&c, &m) || send_null2(&c, xid, 1, 0))
+		r.o = O_CLOSED;
+	else
+		r.o = answer2(&c, xid, 0, &r);
+	conn_free(&c);
+	tap(r.o == O_REPLY, desc, NULL, "%s: %s", outcome_name(r.o), r.what);
+}
+
 /* a NULL call on a fresh connection: the server still serves */
 static void run_alive(const char *desc)
 {
@@ -1413,6 +1449,22 @@ static void r_rpc_short(struct msg *m, uint32_t xid)
 	m->len = m->n * 4 - 1;
 }
 
+/* Draft §6.3.2.2: a part of a continued reply, with more to come, to a
+ * call that granted no more than one Send; none follows
+ */
+static void r_more(struct msg *m, uint32_t xid)
+{
+	put_fixed2(m, xid, F2_RESPONSE | F2_MORE);
+	put_rpc_void_reply(m, xid);
+}
+
+/* F_MORE without F_RESPONSE: a backward call continued */
+static void r_more_call(struct msg *m, uint32_t xid)
+{
+	put_fixed2(m, xid, F2_MORE);
+	put_rpc_void_reply(m, xid);
+}
+
 struct rcase {
 	const char	*name;
 	const char	*desc;
@@ -1437,6 +1489,9 @@ static const struct rcase rcases[] = {
 	{ "credit0", "credits granted: 0, void results", r_credit0 },
 	{ "creditmax", "credits granted: 0xffffffff, void results",
 	  r_creditmax },
+	{ "more", "version 2: a continued reply's first Send (F_MORE), no last",
+	  r_more },
+	{ "more-call", "version 2: F_MORE without F_RESPONSE", r_more_call },
 };
 
 struct srv_stats {
@@ -1641,6 +1696,7 @@ int main(int argc, char **argv)
 	run_more("version 2: a continued call's last Send of another XID: ERR_INVAL_FLAG or closed",
 		 4, 4, O_ERR2 | O_CLOSED);
 	run_more_endless();
+	run_hostauth();
 	run_alive("a valid NULL call on a fresh connection is answered (after)");
 	return nfail ? 1 : 0;
 }

@@ -25,7 +25,14 @@
 #          RPCRDMA2_F_MORE on all but the last (draft §6.3.2.2), instead
 #          of with a Read chunk: in the capture, in the client's trace
 #          (rpcr_msg_split) and the server's (rpcr_msg_joined); read back
-#          equal; so does the workload's file of NFS_ODD_BYTES
+#          equal; so does the workload's file of NFS_ODD_BYTES. The
+#          READDIRPLUS replies of a directory of NFS_MORE_FILES long
+#          names come in several Sends each, which the calls granted
+#          (credit=2 and more) instead of offering a Reply chunk: in the
+#          capture, in the server's trace (rpcr_msg_split) and the
+#          client's (rpcr_msg_joined); the listing is whole. The client
+#          sends a Host Auth Message (sunrpc.rdma_hostauth, §5.2.6): in
+#          the server's trace and /proc/net/rpcr
 #   v3-1k  NFSv3 with our client's inline thresholds at 1024 and the
 #          server's IPv4 address in the client's sunrpc.rdma_v1_peers:
 #          both sides' Read, Write and Reply chunks, in version 1
@@ -42,6 +49,13 @@ INLINE=/proc/sys/sunrpc
 
 # a WRITE of a size that takes several 4 KiB Sends, fewer than 16
 NFS_MORE_BYTES=20000
+# a directory whose listing takes READDIRPLUS replies of several Sends
+NFS_MORE_FILES=300
+# v3-more's mount: READDIRPLUS asks for rsize at most, 5 Sends' worth
+MORE_OPTS=rsize=16384
+# the client's Host Auth Message in v3-more, and in hex
+NFS_HOSTAUTH=nfs-client-a
+NFS_HOSTAUTH_HEX=6e66732d636c69656e742d61
 
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
 pin_v1() { inline_set 1024 && echo "$SMCR_PEER_IP" >"$INLINE/rdma_v1_peers"; }
@@ -71,12 +85,39 @@ proc_client() {
 		proc_seen "^client .* remote_inv=[1-9][0-9]* "
 }
 
-# more_in_pcap FILE: continued messages from this guest to the server
+# more_in_pcap FILE [FROM TO]: continued messages from FROM (this guest)
+# to TO (the server)
 more_in_pcap() {
-	local t
+	local t from=${2:-$SMCR_SELF_IP} to=${3:-$SMCR_PEER_IP}
 	t=$(python3 "$NFS_PCAP_PY" "$1" --max 0 | grep -E '^(continued|types) ')
 	echo "$t"
-	grep -qE "^continued ${SMCR_SELF_IP}->${SMCR_PEER_IP}: [1-9]" <<<"$t"
+	grep -qE "^continued ${from}->${to}: [1-9]" <<<"$t"
+}
+
+# hostauth_seen: the server's trace and /proc/net/rpcr show the client's
+# Host Auth Message
+hostauth_seen() {
+	nfs_traced "rpcr_connprop_recv: .* props=0x6e .* hostauth=12:$NFS_HOSTAUTH_HEX$" &&
+		proc_seen "^server peer=$SMCR_PEER_IP:[0-9]+ vers=2 .* hostauth=12:$NFS_HOSTAUTH_HEX$"
+}
+
+# more_dir DIR: NFS_MORE_FILES entries of long names in DIR
+more_dir() {
+	local i pad
+	pad=$(printf '%060d' 0)
+	mkdir -p "$1" || return 1
+	for ((i = 0; i < NFS_MORE_FILES; i++)); do
+		: >"$1/$pad-$i" || return 1
+	done
+}
+
+# more_list DIR: its listing, read from the server again, is whole
+more_list() {
+	local n
+	sync && echo 3 >/proc/sys/vm/drop_caches
+	n=$(timeout 120 ls -f "$1" | grep -c -- "-[0-9]*$")
+	echo "# $n entries"
+	[[ $n == "$NFS_MORE_FILES" ]]
 }
 
 # v3-more: one O_DIRECT WRITE and READ of NFS_MORE_BYTES, the WRITE's
@@ -86,8 +127,13 @@ more_cell() {
 	head -c "$NFS_MORE_BYTES" /dev/urandom >/tmp/nfs-more
 	tap_check "v3-more: sunrpc.rdma_continuation 2" \
 		bash -c "echo 2 >$INLINE/rdma_continuation"
+	tap_check "v3-more: sunrpc.rdma_hostauth $NFS_HOSTAUTH" \
+		bash -c "echo $NFS_HOSTAUTH >$INLINE/rdma_hostauth && grep -qx $NFS_HOSTAUTH $INLINE/rdma_hostauth"
 	nfs_trace_on rpcr
-	tap_check "v3-more: mount -o $(nfs_opts 3 "")" nfs_mount 3 "" || return 1
+	tap_check "v3-more: mount -o $(nfs_opts 3 "$MORE_OPTS")" \
+		nfs_mount 3 "$MORE_OPTS" || return 1
+	tap_check "v3-more: a directory of $NFS_MORE_FILES long names" \
+		more_dir "$NFS_MNT/v3-more-dir"
 	if nfs_capture_start /tmp/more.pcap; then
 		tap_ok "v3-more: tcpdump captures RoCEv2"
 	else
@@ -96,21 +142,28 @@ more_cell() {
 	tap_check "v3-more: a ${NFS_MORE_BYTES}-byte O_DIRECT write" \
 		nfs_t dd if=/tmp/nfs-more of="$f" bs="$NFS_MORE_BYTES" count=1 \
 		oflag=direct status=none
+	tap_check "v3-more: the directory listed from the server, whole" \
+		more_list "$NFS_MNT/v3-more-dir"
 	nfs_capture_stop
 	tap_check "v3-more: its call went in continued Sends (F_MORE), in the capture" \
 		more_in_pcap /tmp/more.pcap
 	tap_check "v3-more: our client split it" \
 		nfs_traced "rpcr_msg_split: xid=0x[0-9a-f]+ flags=0x0 sends=[2-9] len=2[0-9]{4}$"
+	tap_check "v3-more: READDIRPLUS replies came in continued Sends (F_MORE), in the capture" \
+		more_in_pcap /tmp/more.pcap "$SMCR_PEER_IP" "$SMCR_SELF_IP"
+	tap_check "v3-more: calls granted the server more Sends, our client joined its replies" \
+		nfs_traced "rpcr_call_send: v2 .* credit=([2-9]|1[0-6]) " \
+		"rpcr_msg_joined: xid=0x[0-9a-f]+ flags=0x1 sends=[2-9] len=[0-9]+$"
 	tap_check "v3-more: a file of $NFS_ODD_BYTES bytes written" \
 		nfs_t cp /tmp/nfs-src/odd "$NFS_MNT/v3-more-odd"
-	tap_check "v3-more: unmount and mount again" _nfs_remount 3 ""
+	tap_check "v3-more: unmount and mount again" _nfs_remount 3 "$MORE_OPTS"
 	tap_check "v3-more: the continued write read back with O_DIRECT, equal" \
 		bash -c "timeout 120 dd if='$f' of=/tmp/nfs-more-back bs=$NFS_MORE_BYTES count=1 iflag=direct status=none && cmp /tmp/nfs-more-back /tmp/nfs-more"
 	tap_check "v3-more: the ${NFS_ODD_BYTES}-byte file read back, SHA-256 equal" \
 		same_file "$NFS_MNT/v3-more-odd" /tmp/nfs-src/odd
 	tap_check "v3-more: unmount" nfs_umount
-	tap_check "v3-more: sunrpc.rdma_continuation back to 1" \
-		bash -c "echo 1 >$INLINE/rdma_continuation"
+	tap_check "v3-more: sunrpc.rdma_continuation back to 1, no Host Auth Message" \
+		bash -c "echo 1 >$INLINE/rdma_continuation && echo >$INLINE/rdma_hostauth"
 }
 
 guest_b() {
@@ -143,6 +196,10 @@ guest_b() {
 		bash -c "! grep -q 'rpcr_connprop_error:' /sys/kernel/tracing/trace"
 	tap_check "our server joined the client's continued call (F_MORE)" \
 		nfs_traced "rpcr_msg_joined: xid=0x[0-9a-f]+ flags=0x0 sends=[2-9] len=2[0-9]{4}$"
+	tap_check "our server took the client's Host Auth Message (trace, /proc/net/rpcr)" \
+		hostauth_seen
+	tap_check "our server continued replies the client granted Sends for" \
+		nfs_traced "rpcr_msg_split: xid=0x[0-9a-f]+ flags=0x1 sends=[2-9] len=[0-9]+$"
 	tap_check "our server refused no continued message" \
 		bash -c "! grep -q 'continuation refused' /sys/kernel/tracing/trace"
 	tap_check "our server took version 1 from the client pinned to it" \

@@ -9,7 +9,8 @@
 # a Responder that answers every call with one malformed reply (header
 # version 2, short messages, a reply to no call, Write and Reply chunks
 # the call never offered, a Read list in a reply, RDMA_ERRORs, credit
-# grants of 0 and 0xffffffff), and Linux's knfsd (its mountd for the
+# grants of 0 and 0xffffffff, version 2 Sends with F_MORE that a call
+# did not invite or that are no reply), and Linux's knfsd (its mountd for the
 # MOUNT call of v3, and an honest RDMA listener on 20050). For each case
 # a's `mount -o vers=3,proto=rdma,port=20049` must fail by itself within
 # 60 s, leave nothing mounted and no kernel warning. Then our client
@@ -28,7 +29,7 @@ HOSTILE_PORT=20049
 # knfsd's own RDMA listener, away from the hostile one
 HONEST_PORT=20050
 CASES=(vers2 short short24 xid wlist wlist-past reply-long rlist
-	err-chunk err-vers err-bogus rpc-short credit0 creditmax)
+	err-chunk err-vers err-bogus rpc-short credit0 creditmax more more-call)
 # a mount against a hostile server must end by itself within this
 MOUNT_MAX_S=60
 
