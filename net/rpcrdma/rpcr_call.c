@@ -451,6 +451,8 @@ int rpcr_call_marshal(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 
 fail:
 	rc = hlen < 0 ? hlen : rc;
+	/* nor is a reply on its way */
+	req->reply_sends = 1;
 	/* nothing was posted: no invalidation */
 	rpcr_frwr_release(&req->mrs, ~0U);
 	chain->first = NULL;
@@ -801,6 +803,12 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	if ((h->vers != RPCR_VERSION_2 || call) &&
 	    rpcr_bc_is_call(h, msg + hlen, len - hlen)) {
 		rpcr_bc_recv_call(rx, msg + hlen, len - hlen);
+		return;
+	}
+	if (call) {
+		/* the XID is the server's: none of our calls has it */
+		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
+		trace_rpcr_reply_drop(h->xid, len, RPCR_DROP_HDR, -EPROTO);
 		return;
 	}
 	trace_rpcr_reply_recv(h2, len);

@@ -89,6 +89,10 @@ enum rpcr_stat {
  *	2), reset at connect before @ep is set
  * @shdr: the header of the call being sent, under XPRT_LOCKED
  * @more: the Sends that continue it, under XPRT_LOCKED
+ * @held: credits of calls released before the continued reply they
+ *	invited came, whose Sends may still take our receives: kept in
+ *	the window (@xprt.cong) until the connection ends, under
+ *	@xprt.transport_lock
  * @segs_left: the RDMA segments its header may still carry: the
  *	server's Maximum RDMA Segment Count in version 2 (draft §5.2.4),
  *	@seg_max: the bytes of one, its Maximum RDMA Segment Size
@@ -121,6 +125,7 @@ struct rpcr_xprt {
 	struct rpcr_props	props;
 	struct rpcr2_hdr	shdr;
 	struct rpcr_more_sends	more;
+	u32			held;
 	u32			segs_left;
 	u32			seg_max;
 	struct rpcr2_hdr	rhdr;

@@ -363,38 +363,44 @@ static bool rpcr_ep_signal(struct rpcr_ep *ep, struct rpcr_sbuf *sb)
  * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
  * errno of ib_post_send().
  */
+/* the Send of @sb's first @len bytes, in @sb, not yet signaled */
+static struct ib_send_wr *rpcr_ep_send_wr(struct rpcr_ep *ep,
+					  struct rpcr_sbuf *sb, u32 len,
+					  u32 inv_rkey)
+{
+	ib_dma_sync_single_for_device(ep->id->device, sb->dma, len,
+				      DMA_TO_DEVICE);
+	sb->sge.addr = sb->dma;
+	sb->sge.length = len;
+	sb->sge.lkey = ep->pd->local_dma_lkey;
+	memset(&sb->wr, 0, sizeof(sb->wr));
+	sb->wr.wr_cqe = &sb->cqe;
+	sb->wr.sg_list = &sb->sge;
+	sb->wr.num_sge = 1;
+	sb->wr.opcode = inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND;
+	sb->wr.ex.invalidate_rkey = inv_rkey;
+	return &sb->wr;
+}
+
 int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
 {
 	struct ib_qp *qp = ep->id->qp;
 	const struct ib_send_wr *bad = NULL;
-	struct ib_send_wr *head, *p;
+	struct ib_send_wr *wr, *head, *p;
 	struct rpcr_write *w;
-	struct ib_sge sge = {
-		.addr	= sb->dma,
-		.length	= len,
-		.lkey	= ep->pd->local_dma_lkey,
-	};
-	struct ib_send_wr wr = {
-		.wr_cqe		= &sb->cqe,
-		.sg_list	= &sge,
-		.num_sge	= 1,
-		.opcode		= inv_rkey ? IB_WR_SEND_WITH_INV : IB_WR_SEND,
-		.ex.invalidate_rkey = inv_rkey,
-	};
 	LIST_HEAD(undo);
 	int rc = -ENOTCONN;
 
-	ib_dma_sync_single_for_device(ep->id->device, sb->dma, len,
-				      DMA_TO_DEVICE);
+	wr = rpcr_ep_send_wr(ep, sb, len, inv_rkey);
 	/* unsignaled: the Send's completion says they are done, and a
 	 * failed one is traced by its own
 	 */
-	head = &wr;
+	head = wr;
 	list_for_each_entry_reverse(w, &sb->writes, node)
 		head = rdma_rw_ctx_wrs(&w->ctx, qp, ep->id->port_num, NULL,
 				       head);
-	for (p = head; p != &wr; p = p->next)
+	for (p = head; p != wr; p = p->next)
 		p->wr_cqe = &sb->wcqe;
 	if (first)
 		last->next = head;
@@ -404,7 +410,7 @@ int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 	spin_lock(&ep->lock);
 	if (!ep->drained) {
 		if (rpcr_ep_signal(ep, sb))
-			wr.send_flags = IB_SEND_SIGNALED;
+			wr->send_flags = IB_SEND_SIGNALED;
 		list_add_tail(&sb->node, &ep->posted);
 		rc = ib_post_send(qp, first, &bad);
 		/* the Send is last: when the post fails, it is not out.
@@ -414,6 +420,65 @@ int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 			list_move(&sb->node, &undo);
 	} else {
 		list_add(&sb->node, &undo);
+	}
+	spin_unlock(&ep->lock);
+	if (!rc)
+		return 0;
+	trace_rpcr_post_error(ep->id, rc);
+	rpcr_ep_sbufs_done(ep, &undo);
+	return rc;
+}
+
+/**
+ * rpcr_ep_send_seq() - post Sends that arrive one right after another
+ * @ep: endpoint
+ * @sbs: their buffers from rpcr_ep_sbuf_get(), in order, without Writes;
+ *	each back in the pool once the device is done with it, or at once
+ *	if it was not posted
+ * @lens: the bytes of each, at most the inline size
+ * @n: how many
+ * @inv_rkey: a peer's rkey to invalidate with the last, 0 for none
+ *
+ * One post of the chain, under @ep->lock as every post of the
+ * connection: no other Send comes between them, as the parts of a
+ * continued message need (draft §6.3.2.2).
+ *
+ * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
+ * errno of ib_post_send().
+ */
+int rpcr_ep_send_seq(struct rpcr_ep *ep, struct rpcr_sbuf **sbs,
+		     const u32 *lens, u32 n, u32 inv_rkey)
+{
+	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *first = NULL, **link = &first;
+	LIST_HEAD(undo);
+	int rc = -ENOTCONN;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		*link = rpcr_ep_send_wr(ep, sbs[i], lens[i],
+					i == n - 1 ? inv_rkey : 0);
+		link = &(*link)->next;
+	}
+
+	spin_lock(&ep->lock);
+	if (!ep->drained) {
+		for (i = 0; i < n; i++) {
+			if (rpcr_ep_signal(ep, sbs[i]))
+				sbs[i]->wr.send_flags = IB_SEND_SIGNALED;
+			list_add_tail(&sbs[i]->node, &ep->posted);
+		}
+		rc = ib_post_send(ep->id->qp, first, &bad);
+		/* those from @bad on are not out; without @bad, the drain
+		 * gives them all back
+		 */
+		for (i = 0; rc && bad && i < n && &sbs[i]->wr != bad; i++)
+			;
+		for (; rc && bad && i < n; i++)
+			list_move_tail(&sbs[i]->node, &undo);
+	} else {
+		for (i = 0; i < n; i++)
+			list_add_tail(&sbs[i]->node, &undo);
 	}
 	spin_unlock(&ep->lock);
 	if (!rc)

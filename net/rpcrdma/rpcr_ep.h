@@ -70,6 +70,7 @@ struct rpcr_ep_cfg {
  * @writes: RDMA Writes (struct rpcr_write) posted in front of the Send,
  *	released when it completes
  * @sq_wrs: SQ slots of @ep->sq_avail the Writes hold
+ * @wr: its Send, @sge: its bytes, while it is posted
  * @buf: the bytes
  * @dma: their bus address
  */
@@ -80,6 +81,8 @@ struct rpcr_sbuf {
 	struct list_head	node;
 	struct list_head	writes;
 	u32			sq_wrs;
+	struct ib_send_wr	wr;
+	struct ib_sge		sge;
 	u8			*buf;
 	u64			dma;
 };
@@ -249,6 +252,8 @@ void rpcr_ep_wait_wr(struct rpcr_ep *ep, struct completion *done);
 void rpcr_ep_destroy(struct rpcr_ep *ep);
 struct rpcr_sbuf *rpcr_ep_sbuf_get(struct rpcr_ep *ep);
 void rpcr_ep_sbuf_put(struct rpcr_sbuf *sb);
+int rpcr_ep_send_seq(struct rpcr_ep *ep, struct rpcr_sbuf **sbs,
+		     const u32 *lens, u32 n, u32 inv_rkey);
 int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last);
 int rpcr_ep_send_writes(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,

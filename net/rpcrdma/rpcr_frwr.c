@@ -209,14 +209,15 @@ static int rpcr_frwr_reg(struct rpcr_mr *m, int n, bool remote_write,
  * @maxsegs: room in @segs
  * @seg_max: the most bytes one segment may have (a version 2 peer's
  *	Maximum RDMA Segment Size, draft §5.2.3), U32_MAX for no limit:
- *	a segment maps that many pages at most, one at least
+ *	a segment maps that many bytes of pages at most; under a page,
+ *	only a range no longer than it is mapped
  *
  * On failure the MRs already added to @mrs stay there, unposted: give
  * them back with rpcr_frwr_release() and an @inv_rkey of ~0, which
  * skips their invalidation.
  *
  * Return: the number of segments, -EAGAIN when the pool is empty,
- * -EMSGSIZE past @maxsegs, -EIO when a mapping fails.
+ * -EMSGSIZE past @maxsegs or @seg_max, -EIO when a mapping fails.
  */
 int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 		  u32 offset, u32 len, bool remote_write,
@@ -225,6 +226,10 @@ int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 {
 	struct rpcr_xdr_walk w = { xdr, offset, offset + len };
 	u32 pages = clamp_t(u32, seg_max >> PAGE_SHIFT, 1, pool->depth);
+
+	/* a page of a segment may be too much: only a range that small */
+	if (seg_max < PAGE_SIZE && len > seg_max)
+		return -EMSGSIZE;
 	struct page *pg;
 	u32 off, plen, nsegs = 0;
 	bool more;

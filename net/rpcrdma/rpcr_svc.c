@@ -214,6 +214,7 @@ static struct rpcr_svc_xprt *rpcr_svc_alloc(struct svc_serv *serv,
 	svc_xprt_init(net, &rpcr_svc_class, &sx->xpt, serv);
 	spin_lock_init(&sx->lock);
 	rpcr_props_init(&sx->props);
+	mutex_init(&sx->seq_mutex);
 	rpcr_proc_entry_init(&sx->proc);
 	INIT_LIST_HEAD(&sx->calls);
 	INIT_LIST_HEAD(&sx->spare);
@@ -907,54 +908,75 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
 
 /* Draft §6.3.2.2, §4.3.1.1: a reply that fits neither a Send nor the
  * chunks offered goes in several Sends, as many as the call granted at
- * most (rpcr2_more_granted()); only a reply of version 2 that placed
- * nothing by RDMA Write, the last Send carrying no chunk but the unused
- * Write chunks echoed. Return: how many Sends, 0 when it cannot go so.
+ * most (rpcr2_more_granted()) and the connection has send buffers; only
+ * a reply of version 2 that placed nothing by RDMA Write, the last Send
+ * carrying no chunk but the unused Write chunks echoed.
+ * Return: how many Sends, 0 when it cannot go so.
  */
-static u32 rpcr_svc_more_sends(const struct rpcr_svc_ctxt *ctxt,
+static u32 rpcr_svc_more_sends(const struct rpcr_svc_xprt *sx,
+			       const struct rpcr_svc_ctxt *ctxt,
 			       const u32 *off, const u32 *len, u32 reply_len,
 			       u32 send_max)
 {
 	size_t hlen = rpcr_msg_len(&ctxt->reply);
+	u32 n;
 
 	if (ctxt->call.base.vers != RPCR_VERSION_2 || off[0] || len[1] ||
 	    len[0] != reply_len || send_max <= RPCR2_MORE_HDR_LEN ||
 	    !hlen || hlen >= send_max)
 		return 0;
-	return rpcr2_more_granted(reply_len, send_max - RPCR2_MORE_HDR_LEN,
-				  send_max - hlen, ctxt->call.base.credit);
+	n = rpcr2_more_granted(reply_len, send_max - RPCR2_MORE_HDR_LEN,
+			       send_max - hlen, ctxt->call.base.credit);
+	/* they take as many of the connection's send buffers at once */
+	return n <= sx->credits ? n : 0;
 }
 
-/* The Sends of a continued reply but its last, each as full as it can
- * be: the header of one with more to come and the reply's next bytes.
- * Return: the reply's bytes they carried, or a negative errno.
+/**
+ * struct rpcr_svc_seq - the Sends of a continued reply (draft §6.3.2.2)
+ * @n: how many are built, the last one (the reply's header) included
+ * @sb: their buffers
+ * @len: the bytes of each
+ */
+struct rpcr_svc_seq {
+	u32			n;
+	struct rpcr_sbuf	*sb[RPCR_MORE_SENDS_MAX];
+	u32			len[RPCR_MORE_SENDS_MAX];
+};
+
+static void rpcr_svc_seq_put(struct rpcr_svc_seq *seq)
+{
+	while (seq->n)
+		rpcr_ep_sbuf_put(seq->sb[--seq->n]);
+}
+
+/* The Sends of a continued reply but its last, built in @seq, each as
+ * full as it can be: the header of one with more to come and the
+ * reply's next bytes. None is posted: the whole sequence goes in one
+ * post once the last is built (rpcr_ep_send_seq()).
+ * Return: the reply's bytes they carry, or a negative errno.
  */
 static int rpcr_svc_continue(struct rpcr_svc_xprt *sx,
 			     const struct rpcr_hdr *h, const struct xdr_buf *res,
-			     u32 send_max, u32 nsends)
+			     u32 send_max, u32 nsends, struct rpcr_svc_seq *seq)
 {
 	struct rpcr_sbuf *sb;
-	u32 at = 0, n, i;
-	int hlen, rc;
+	u32 at = 0, n;
+	int hlen;
 
-	for (i = 0; i + 1 < nsends; i++) {
+	lockdep_assert_held(&sx->seq_mutex);
+	while (seq->n + 1 < nsends) {
 		sb = rpcr_svc_sbuf(sx);
 		if (!sb)
 			return -ENOTCONN;
+		seq->sb[seq->n++] = sb;
 		hlen = rpcr2_more_encode(h->xid, h->credit, RPCR2_F_RESPONSE,
 					 sb->buf, send_max);
-		if (hlen < 0) {
-			rpcr_ep_sbuf_put(sb);
+		if (hlen < 0)
 			return hlen;
-		}
 		n = rpcr2_more_take(res->len - at, send_max - hlen);
-		if (read_bytes_from_xdr_buf(res, at, sb->buf + hlen, n)) {
-			rpcr_ep_sbuf_put(sb);
+		if (read_bytes_from_xdr_buf(res, at, sb->buf + hlen, n))
 			return -EIO;
-		}
-		rc = rpcr_ep_send(sx->ep, sb, hlen + n, 0, NULL, NULL);
-		if (rc)
-			return rc;
+		seq->len[seq->n - 1] = hlen + n;
 		at += n;
 	}
 	trace_rpcr_msg_split(h->xid, RPCR2_F_RESPONSE, nsends, res->len);
@@ -973,12 +995,14 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 	struct rpcr2_err err = { };
 	u32 off[2], len[2];
 	u32 rlen, i, pos, inv, nsends;
+	struct rpcr_svc_seq seq;
 	struct rpcr_sbuf *sb;
 	LIST_HEAD(writes);
 	int hlen, rc;
 
 	if (test_bit(XPT_CLOSE, &xpt->xpt_flags))
 		return -ENOTCONN;
+	seq.n = 0;
 	memset(h2, 0, sizeof(*h2));
 	h->xid = call->xid;
 	h->vers = call->vers;
@@ -989,9 +1013,11 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 		h2->flags = RPCR2_F_RESPONSE;
 	rc = rpcr_svc_place(sx, ctxt, res, send_max, off, len, &writes);
 	nsends = rc == -EMSGSIZE && list_empty(&writes) ?
-		 rpcr_svc_more_sends(ctxt, off, len, res->len, send_max) : 0;
+		 rpcr_svc_more_sends(sx, ctxt, off, len, res->len, send_max) :
+		 0;
 	if (nsends) {
-		rc = rpcr_svc_continue(sx, h, res, send_max, nsends);
+		mutex_lock(&sx->seq_mutex);
+		rc = rpcr_svc_continue(sx, h, res, send_max, nsends, &seq);
 		if (rc < 0)
 			goto fail;
 		off[0] = rc;
@@ -1044,15 +1070,31 @@ static int rpcr_svc_sendto(struct svc_rqst *rqstp)
 		inv = call2->inv_handle;
 	else
 		inv = sx->ep->peer_inv ? rpcr_hdr_inv_handle(call) : 0;
-	/* the Writes go in front of the Send, not waited for: they hold
-	 * the reply's pages until the Send completes
-	 */
-	rc = rpcr_ep_send_writes(sx->ep, sb, pos, inv, &writes);
+	if (nsends) {
+		/* a continued reply: its Sends in one post, the last With
+		 * Invalidate; no Write went with it
+		 */
+		seq.sb[seq.n] = sb;
+		seq.len[seq.n] = pos;
+		i = seq.n + 1;
+		seq.n = 0;
+		rc = rpcr_ep_send_seq(sx->ep, seq.sb, seq.len, i, inv);
+		mutex_unlock(&sx->seq_mutex);
+		nsends = 0;
+	} else {
+		/* the Writes go in front of the Send, not waited for: they
+		 * hold the reply's pages until the Send completes
+		 */
+		rc = rpcr_ep_send_writes(sx->ep, sb, pos, inv, &writes);
+	}
 	if (rc)
 		goto fail;
 	return res->len;
 
 fail:
+	rpcr_svc_seq_put(&seq);
+	if (nsends)
+		mutex_unlock(&sx->seq_mutex);
 	rpcr_ep_writes_free(sx->ep, &writes);
 	/* a reply that did not go: the client's retry comes on a new
 	 * connection

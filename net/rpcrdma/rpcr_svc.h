@@ -3,6 +3,7 @@
 #ifndef _RPCR_SVC_H
 #define _RPCR_SVC_H
 
+#include <linux/mutex.h>
 #include <linux/sunrpc/svc_xprt.h>
 
 #include "rpcr_ep.h"
@@ -32,6 +33,9 @@ struct rpcr_svc_call;
  *	come, the others on its list (draft §6.3.2.2); NULL when none
  * @spare: memory of calls whose replies went, kept for the next ones
  * @nspare: how many, @credits at most
+ * @seq_mutex: held by the thread building a continued reply, which
+ *	holds several send buffers until it posts them all: one at a
+ *	time, so that two never wait for each other's buffers
  */
 struct rpcr_svc_xprt {
 	struct svc_xprt		xpt;
@@ -48,6 +52,7 @@ struct rpcr_svc_xprt {
 	struct rpcr_svc_call	*partial;
 	struct list_head	spare;
 	u32			nspare;
+	struct mutex		seq_mutex;	/* one continued reply at a time */
 };
 
 int rpcr_svc_init(void);

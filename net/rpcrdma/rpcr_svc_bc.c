@@ -138,8 +138,11 @@ bool rpcr_svc_bc_reply(struct rpcr_svc_xprt *sx, const struct rpcr_hdr *h,
 				   len))
 		len = 0;
 	trace_rpcr_bcall_reply_recv(h->xid, len);
+	/* version 2: a reply grants one receive; the client's backward
+	 * calls take those it keeps, within the most it has
+	 */
 	credits = h->vers == RPCR_VERSION_2 ?
-		  rpcr2_credit_granted(h->credit) : h->credit;
+		  rpcr2_credit_max(h->credit) : h->credit;
 	credits = clamp_t(u32, credits, 1, RPCR_SVC_BC_SLOTS);
 	spin_lock(&xprt->transport_lock);
 	xprt->cwnd = (unsigned long)credits << RPC_CWNDSHIFT;

@@ -133,8 +133,12 @@ static void rpcr_connect_worker(struct work_struct *work)
 		rx->ep = ep;
 		rx->frwr = frwr;
 		up_write(&rx->ep_sem);
-		/* §3.3.1: one credit until the server grants more */
+		/* §3.3.1: one credit until the server grants more; what the
+		 * last connection held for replies is free again
+		 */
 		spin_lock(&xprt->transport_lock);
+		xprt->cong -= (unsigned long)rx->held << RPC_CWNDSHIFT;
+		rx->held = 0;
 		xprt->cwnd = RPC_CWNDSCALE;
 		spin_unlock(&xprt->transport_lock);
 		WRITE_ONCE(rx->vers,
@@ -273,11 +277,22 @@ static void rpcr_buf_free(struct rpc_task *task)
 static void rpcr_release_request(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
+	struct rpcr_xprt *rx = rpcr_xprt(rqst->rq_xprt);
+	struct rpcr_req *req;
 
 	/* the credits of a continued call's other Sends, then its own */
-	if (rqst->rq_buffer)
-		rpcr_call_credits_return(rpcr_xprt(rqst->rq_xprt),
-					 rpcr_req(rqst));
+	if (rqst->rq_buffer) {
+		req = rpcr_req(rqst);
+		/* a continued reply it invited that did not come may still:
+		 * the receives it takes stay counted, as long as the
+		 * connection does
+		 */
+		if (req->reply_sends > 1 && !rqst->rq_reply_bytes_recvd) {
+			rx->held += req->borrowed;
+			req->borrowed = 0;
+		}
+		rpcr_call_credits_return(rx, req);
+	}
 	xprt_release_rqst_cong(task);
 }
 
