@@ -363,6 +363,16 @@ static bool rpcr_ep_signal(struct rpcr_ep *ep, struct rpcr_sbuf *sb)
  * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
  * errno of ib_post_send().
  */
+/* after a post of Sends: those on @undo, not out, are free again */
+static int rpcr_ep_post_end(struct rpcr_ep *ep, int rc, struct list_head *undo)
+{
+	if (!rc)
+		return 0;
+	trace_rpcr_post_error(ep->id, rc);
+	rpcr_ep_sbufs_done(ep, undo);
+	return rc;
+}
+
 /* the Send of @sb's first @len bytes, in @sb, not yet signaled */
 static struct ib_send_wr *rpcr_ep_send_wr(struct rpcr_ep *ep,
 					  struct rpcr_sbuf *sb, u32 len,
@@ -422,11 +432,7 @@ int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		list_add(&sb->node, &undo);
 	}
 	spin_unlock(&ep->lock);
-	if (!rc)
-		return 0;
-	trace_rpcr_post_error(ep->id, rc);
-	rpcr_ep_sbufs_done(ep, &undo);
-	return rc;
+	return rpcr_ep_post_end(ep, rc, &undo);
 }
 
 /**
@@ -481,11 +487,7 @@ int rpcr_ep_send_seq(struct rpcr_ep *ep, struct rpcr_sbuf **sbs,
 			list_add_tail(&sbs[i]->node, &undo);
 	}
 	spin_unlock(&ep->lock);
-	if (!rc)
-		return 0;
-	trace_rpcr_post_error(ep->id, rc);
-	rpcr_ep_sbufs_done(ep, &undo);
-	return rc;
+	return rpcr_ep_post_end(ep, rc, &undo);
 }
 
 /**
