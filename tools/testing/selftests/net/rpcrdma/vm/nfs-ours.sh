@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # functions run through tap_check
 # guests: a b
-# timeout: 300
+# timeout: 340
 #
 # Group "nfs-ours": rpcr.ko on both guests, our client (a) against our
 # server (b) under Linux's NFS client and knfsd, nfs-lib.sh's workload,
