@@ -495,18 +495,32 @@ static int rpcr_reply_system_err(struct rpc_rqst *rqst)
 	return sizeof(msg);
 }
 
+/* @len bytes of a reply at @at of the call's receive buffer.
+ * Return: 0, -EMSGSIZE past its end, -EIO when they cannot be written.
+ */
+static int rpcr_reply_put(struct rpc_rqst *rqst, u32 at, const u8 *msg,
+			  u32 len)
+{
+	struct xdr_buf *buf = &rqst->rq_private_buf;
+	u32 room = rpcr_rcv_room(buf);
+
+	if (at > room || len > room - at)
+		return -EMSGSIZE;
+	/* write_bytes_to_xdr_buf() takes no const source */
+	return write_bytes_to_xdr_buf(buf, at, (void *)msg, len) ? -EIO : 0;
+}
+
 /* an RDMA_MSG's RPC message into the call's receive buffer */
 static int rpcr_reply_inline(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 			     const u8 *msg, u32 len)
 {
-	if (len > rpcr_rcv_room(&rqst->rq_private_buf)) {
+	int rc = rpcr_reply_put(rqst, 0, msg, len);
+
+	if (rc == -EMSGSIZE)
 		trace_rpcr_reply_drop(rx->rhdr.base.xid, len, RPCR_DROP_SIZE,
-				      -EMSGSIZE);
-		return -EMSGSIZE;
-	}
-	/* write_bytes_to_xdr_buf() takes no const source */
-	if (write_bytes_to_xdr_buf(&rqst->rq_private_buf, 0, (void *)msg, len))
-		return -EIO;
+				      rc);
+	if (rc)
+		return rc;
 	rpcr_stat_add(rx, RPCR_ST_FIXUP_BYTES, len);
 	return len;
 }
@@ -651,11 +665,8 @@ static void rpcr_reply_more(struct rpcr_xprt *rx, const struct rpcr2_hdr *h2,
 	spin_unlock(&xprt->queue_lock);
 	req = rpcr_req(rqst);
 
-	/* write_bytes_to_xdr_buf() takes no const source */
 	if (req->more_bad || req->more_got + 1 >= req->reply_sends ||
-	    len > rpcr_rcv_room(&rqst->rq_private_buf) - req->more_at ||
-	    write_bytes_to_xdr_buf(&rqst->rq_private_buf, req->more_at,
-				   (void *)pay, len)) {
+	    rpcr_reply_put(rqst, req->more_at, pay, len)) {
 		req->more_bad = true;
 		rpcr_stat_add(rx, RPCR_ST_BAD_REPLY, 1);
 		trace_rpcr_reply_drop(h2->base.xid, len, RPCR_DROP_MORE,
@@ -680,9 +691,7 @@ static int rpcr_reply_joined(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	struct rpcr2_hdr *h2 = &rx->rhdr;
 
 	if (req->more_bad || h2->base.proc != RPCR2_MSG || written ||
-	    len > rpcr_rcv_room(&rqst->rq_private_buf) - req->more_at ||
-	    write_bytes_to_xdr_buf(&rqst->rq_private_buf, req->more_at,
-				   (void *)pay, len)) {
+	    rpcr_reply_put(rqst, req->more_at, pay, len)) {
 		trace_rpcr_reply_drop(h2->base.xid, len, RPCR_DROP_MORE,
 				      -EPROTO);
 		return -EPROTO;

@@ -346,23 +346,6 @@ static bool rpcr_ep_signal(struct rpcr_ep *ep, struct rpcr_sbuf *sb)
 	return true;
 }
 
-/**
- * rpcr_ep_send() - post a Send of a send buffer's first bytes
- * @ep: endpoint
- * @sb: buffer from rpcr_ep_sbuf_get() holding the message (and, from
- *	rpcr_ep_send_writes(), the RDMA Writes to go in front on its
- *	@writes); back in the pool once the device is done with it, or at
- *	once if it cannot be posted, unless some of its Writes went: then
- *	after a later Send's completion or the drain
- * @len: bytes to send, at most the inline size
- * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
- * @first: work requests to post before the Send, chained up to @last
- *	(NULL: none); their completions are their owner's business
- * @last: the last of them
- *
- * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
- * errno of ib_post_send().
- */
 /* after a post of Sends: those on @undo, not out, are free again */
 static int rpcr_ep_post_end(struct rpcr_ep *ep, int rc, struct list_head *undo)
 {
@@ -392,6 +375,23 @@ static struct ib_send_wr *rpcr_ep_send_wr(struct rpcr_ep *ep,
 	return &sb->wr;
 }
 
+/**
+ * rpcr_ep_send() - post a Send of a send buffer's first bytes
+ * @ep: endpoint
+ * @sb: buffer from rpcr_ep_sbuf_get() holding the message (and, from
+ *	rpcr_ep_send_writes(), the RDMA Writes to go in front on its
+ *	@writes); back in the pool once the device is done with it, or at
+ *	once if it cannot be posted, unless some of its Writes went: then
+ *	after a later Send's completion or the drain
+ * @len: bytes to send, at most the inline size
+ * @inv_rkey: a peer's rkey to invalidate with the Send, 0 for none
+ * @first: work requests to post before the Send, chained up to @last
+ *	(NULL: none); their completions are their owner's business
+ * @last: the last of them
+ *
+ * Return: 0, -ENOTCONN once the endpoint is drained, or the negative
+ * errno of ib_post_send().
+ */
 int rpcr_ep_send(struct rpcr_ep *ep, struct rpcr_sbuf *sb, u32 len,
 		 u32 inv_rkey, struct ib_send_wr *first, struct ib_send_wr *last)
 {

@@ -226,15 +226,14 @@ int rpcr_frwr_map(struct rpcr_frwr *pool, const struct xdr_buf *xdr,
 {
 	struct rpcr_xdr_walk w = { xdr, offset, offset + len };
 	u32 pages = clamp_t(u32, seg_max >> PAGE_SHIFT, 1, pool->depth);
-
-	/* a page of a segment may be too much: only a range that small */
-	if (seg_max < PAGE_SIZE && len > seg_max)
-		return -EMSGSIZE;
 	struct page *pg;
 	u32 off, plen, nsegs = 0;
 	bool more;
 	int n, rc;
 
+	/* a page of a segment may be too much: only a range that small */
+	if (seg_max < PAGE_SIZE && len > seg_max)
+		return -EMSGSIZE;
 	more = rpcr_xdr_next(&w, &pg, &off, &plen);
 	while (more) {
 		struct rpcr_mr *m;
