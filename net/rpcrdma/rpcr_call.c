@@ -114,6 +114,7 @@ static bool rpcr_call_plan_more_reply(struct rpcr_xprt *rx,
 
 	if (h->vers != RPCR_VERSION_2 || h->nwrites ||
 	    READ_ONCE(rpcr_continuation) < RPCR_MORE_LONG ||
+	    READ_ONCE(rx->no_more_reply) ||
 	    !READ_ONCE(rx->vers_done) || recv_max <= RPCR_HDR_MIN_LEN)
 		return false;
 	n = rpcr2_more_sends(room, recv_max - RPCR_HDR_MIN_LEN,
@@ -597,8 +598,8 @@ static int rpcr_reply_ddp(struct rpcr_xprt *rx, struct rpc_rqst *rqst,
 	return head + written + pad + after;
 }
 
-/* what an ERR_VERS answer to a call does with it */
-enum rpcr_vers_retry {
+/* what an error answering a call does with it */
+enum rpcr_retry {
 	RPCR_RETRY_NONE,	/* none: the call fails */
 	RPCR_RETRY_HERE,	/* sent again on this connection */
 	RPCR_RETRY_NEXT,	/* sent again on the next connection */
@@ -607,24 +608,21 @@ enum rpcr_vers_retry {
 /* Draft §4.3.3: the server does not speak the version of the call. Before
  * the connection's first answer, the call goes again, with the same XID,
  * in the highest version of the server's range we speak, which this
- * transport keeps for its next connections (no negotiation loop). It goes
- * on this connection once the RPC layer finds no reply in it, unless its
- * task must never be sent twice on one connection (NFSv4: RFC 7530
- * §3.1.1): then the connection ends, and the call goes on the next.
+ * transport keeps for its next connections (no negotiation loop).
+ * Return: whether the call goes again.
  */
-static enum rpcr_vers_retry rpcr_reply_err_vers(struct rpcr_xprt *rx,
-						struct rpc_rqst *rqst)
+static bool rpcr_reply_err_vers(struct rpcr_xprt *rx, struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpcr_req *req = rpcr_req(rqst);
 	u32 low, high, vers;
 
 	if (!rpcr_msg_err_vers(&rx->rhdr, &low, &high))
-		return RPCR_RETRY_NONE;
+		return false;
 	vers = min_t(u32, high, RPCR_VERSION_2);
 	if (READ_ONCE(rx->vers_done) || vers < low || vers < RPCR_VERSION_1 ||
 	    vers >= req->vers)
-		return RPCR_RETRY_NONE;
+		return false;
 	if (vers < READ_ONCE(rx->vers_peer)) {
 		WRITE_ONCE(rx->vers_peer, vers);
 		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, vers,
@@ -632,12 +630,55 @@ static enum rpcr_vers_retry rpcr_reply_err_vers(struct rpcr_xprt *rx,
 	}
 	if (vers < READ_ONCE(rx->vers))
 		WRITE_ONCE(rx->vers, vers);
+	return true;
+}
+
+/* Draft §6.4.3: the server would not continue the reply the call
+ * granted it several Sends for (§6.3.2.2 obliges it to nothing). The
+ * call goes again with a Reply chunk instead, as every call of this
+ * transport will that would have invited it.
+ * Return: whether the call goes again.
+ */
+static bool rpcr_reply_err_resource(struct rpcr_xprt *rx,
+				    struct rpc_rqst *rqst)
+{
+	const struct rpcr2_hdr *h2 = &rx->rhdr;
+
+	if (h2->base.vers != RPCR_VERSION_2 ||
+	    h2->error.code != RPCR2_ERR_REPLY_RESOURCE ||
+	    rpcr_req(rqst)->reply_sends < 2)
+		return false;
+	WRITE_ONCE(rx->no_more_reply, true);
+	return true;
+}
+
+/* An RDMA_ERROR that the call may get over by going again, with the
+ * same XID: on this connection once the RPC layer finds no reply in
+ * it, unless its task must never be sent twice on one connection
+ * (NFSv4: RFC 7530 §3.1.1): then the connection ends, and the call goes
+ * on the next.
+ */
+static enum rpcr_retry rpcr_reply_err_retry(struct rpcr_xprt *rx,
+					    struct rpc_rqst *rqst)
+{
+	enum rpcr_retry retry = RPCR_RETRY_HERE;
+	const struct rpcr2_hdr *h2 = &rx->rhdr;
+	u32 code;
+
+	if (rpcr_reply_err_vers(rx, rqst))
+		code = RPCR2_ERR_VERS;
+	else if (rpcr_reply_err_resource(rx, rqst))
+		code = RPCR2_ERR_REPLY_RESOURCE;
+	else
+		return RPCR_RETRY_NONE;
 	if (rqst->rq_task->tk_flags & RPC_TASK_NO_RETRANS_TIMEOUT) {
-		xprt_force_disconnect(xprt);
-		return RPCR_RETRY_NEXT;
+		xprt_force_disconnect(&rx->xprt);
+		retry = RPCR_RETRY_NEXT;
+	} else {
+		rpcr_req(rqst)->resend = true;
 	}
-	req->resend = true;
-	return RPCR_RETRY_HERE;
+	trace_rpcr_call_retry(h2->base.xid, code, retry == RPCR_RETRY_NEXT);
+	return retry;
 }
 
 /* Draft §6.3.2.2: a Send of a continued reply before its last. Its
@@ -779,7 +820,7 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 	struct rpcr_hdr *h = &h2->base;
 	struct rpcr2_err verdict;
 	struct rpc_rqst *rqst;
-	enum rpcr_vers_retry retry = RPCR_RETRY_NONE;
+	enum rpcr_retry retry = RPCR_RETRY_NONE;
 	struct rpcr_req *req;
 	u32 written, replied;
 	bool call;
@@ -850,7 +891,7 @@ void rpcr_reply_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 
 	n = -EPROTO;
 	if (h->proc == RPCR_ERROR) {
-		retry = rpcr_reply_err_vers(rx, rqst);
+		retry = rpcr_reply_err_retry(rx, rqst);
 		/* a reply of no bytes: the RPC layer sends the call again */
 		if (retry == RPCR_RETRY_HERE)
 			n = 0;

@@ -81,6 +81,9 @@ enum rpcr_stat {
  * @vers_peer: the highest version the server takes: 2 until it answers
  *	ERR_VERS, then its highest, for the transport's life (draft
  *	§4.3.3: no negotiation loop on the next connection)
+ * @no_more_reply: the server answered ERR_REPLY_RESOURCE to a call that
+ *	granted its reply several Sends: no call invites that again on
+ *	this transport (draft §6.3.2.2 leaves continuing to the responder)
  * @vers_done: the connection's first valid answer came: until then
  *	a call in version 2 goes alone and fits version 1's inline
  *	default (§4.3.3); cleared at connect
@@ -120,6 +123,7 @@ struct rpcr_xprt {
 	u32			inline_write;
 	u32			vers;
 	u32			vers_peer;
+	bool			no_more_reply;
 	bool			vers_done;
 	struct rpcr_proc_entry	proc;
 	struct rpcr_props	props;

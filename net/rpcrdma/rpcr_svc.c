@@ -910,7 +910,8 @@ static int rpcr_svc_place(struct rpcr_svc_xprt *sx, struct rpcr_svc_ctxt *ctxt,
  * chunks offered goes in several Sends, as many as the call granted at
  * most (rpcr2_more_granted()) and the connection has send buffers; only
  * a reply of version 2 that placed nothing by RDMA Write, the last Send
- * carrying no chunk but the unused Write chunks echoed.
+ * carrying no chunk but the unused Write chunks echoed; none when
+ * sunrpc.rdma_continuation is 0.
  * Return: how many Sends, 0 when it cannot go so.
  */
 static u32 rpcr_svc_more_sends(const struct rpcr_svc_xprt *sx,
@@ -921,8 +922,10 @@ static u32 rpcr_svc_more_sends(const struct rpcr_svc_xprt *sx,
 	size_t hlen = rpcr_msg_len(&ctxt->reply);
 	u32 n;
 
-	if (ctxt->call.base.vers != RPCR_VERSION_2 || off[0] || len[1] ||
-	    len[0] != reply_len || send_max <= RPCR2_MORE_HDR_LEN ||
+	if (ctxt->call.base.vers != RPCR_VERSION_2 ||
+	    READ_ONCE(rpcr_continuation) == RPCR_MORE_NEVER ||
+	    off[0] || len[1] || len[0] != reply_len ||
+	    send_max <= RPCR2_MORE_HDR_LEN ||
 	    !hlen || hlen >= send_max)
 		return 0;
 	n = rpcr2_more_granted(reply_len, send_max - RPCR2_MORE_HDR_LEN,

@@ -27,7 +27,7 @@ extern unsigned int rpcr_svc_max_version;
  * enum rpcr_more - when a client's call of version 2 is continued, or
  *	invites a continued reply (sunrpc.rdma_continuation)
  * @RPCR_MORE_NEVER: never; too large for a Send it goes by RDMA Read, a
- *	reply by RDMA Write
+ *	reply by RDMA Write; nor does our server continue a reply then
  * @RPCR_MORE_LONG: when it would otherwise be a Long Call, all of it in
  *	a position-zero Read chunk, or a Long Reply, in a Reply chunk
  * @RPCR_MORE_ALL: also when a WRITE's data would go in a Read chunk

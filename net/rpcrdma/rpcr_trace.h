@@ -235,6 +235,46 @@ TRACE_EVENT(rpcr_reply_drop,
 		      rpcr_show_drop(__entry->why), __entry->err)
 );
 
+TRACE_DEFINE_ENUM(RPCR2_ERR_VERS);
+TRACE_DEFINE_ENUM(RPCR2_ERR_BAD_XDR);
+TRACE_DEFINE_ENUM(RPCR2_ERR_INVAL_HTYPE);
+TRACE_DEFINE_ENUM(RPCR2_ERR_INVAL_FLAG);
+TRACE_DEFINE_ENUM(RPCR2_ERR_READ_CHUNKS);
+TRACE_DEFINE_ENUM(RPCR2_ERR_WRITE_CHUNKS);
+TRACE_DEFINE_ENUM(RPCR2_ERR_SEGMENTS);
+TRACE_DEFINE_ENUM(RPCR2_ERR_WRITE_RESOURCE);
+TRACE_DEFINE_ENUM(RPCR2_ERR_REPLY_RESOURCE);
+TRACE_DEFINE_ENUM(RPCR2_ERR_SYSTEM);
+
+/* version 2's error codes (draft §6.4.3); version 1's two share theirs */
+#define rpcr_show_err2(e)						\
+	__print_symbolic(e, { RPCR2_ERR_VERS, "ERR_VERS" },		\
+			    { RPCR2_ERR_BAD_XDR, "ERR_BAD_XDR" },	\
+			    { RPCR2_ERR_INVAL_HTYPE, "ERR_INVAL_HTYPE" }, \
+			    { RPCR2_ERR_INVAL_FLAG, "ERR_INVAL_FLAG" },	\
+			    { RPCR2_ERR_READ_CHUNKS, "ERR_READ_CHUNKS" }, \
+			    { RPCR2_ERR_WRITE_CHUNKS, "ERR_WRITE_CHUNKS" }, \
+			    { RPCR2_ERR_SEGMENTS, "ERR_SEGMENTS" },	\
+			    { RPCR2_ERR_WRITE_RESOURCE, "ERR_WRITE_RESOURCE" }, \
+			    { RPCR2_ERR_REPLY_RESOURCE, "ERR_REPLY_RESOURCE" }, \
+			    { RPCR2_ERR_SYSTEM, "ERR_SYSTEM" })
+
+/* a call answered with an error it gets over by going again */
+TRACE_EVENT(rpcr_call_retry,
+	    TP_PROTO(u32 xid, u32 err, bool next),
+	    TP_ARGS(xid, err, next),
+	    TP_STRUCT__entry(__field(u32, xid)
+			     __field(u32, err)
+			     __field(bool, next)),
+	    TP_fast_assign(__entry->xid = xid;
+			   __entry->err = err;
+			   __entry->next = next;),
+	    TP_printk("xid=0x%08x %s: sent again %s", __entry->xid,
+		      rpcr_show_err2(__entry->err),
+		      __entry->next ? "on the next connection" :
+				      "on this one")
+);
+
 TRACE_DEFINE_ENUM(RPCR_VERS_CONNECT);
 TRACE_DEFINE_ENUM(RPCR_VERS_ERR_VERS);
 TRACE_DEFINE_ENUM(RPCR_VERS_SILENT);

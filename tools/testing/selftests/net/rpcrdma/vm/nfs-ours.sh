@@ -33,6 +33,11 @@
 #          client's (rpcr_msg_joined); the listing is whole. The client
 #          sends a Host Auth Message (sunrpc.rdma_hostauth, §5.2.6): in
 #          the server's trace and /proc/net/rpcr
+#   v3-nomore the same listing with sunrpc.rdma_continuation 0 on our
+#          server: it answers the first READDIRPLUS that grants it
+#          several Sends with ERR_REPLY_RESOURCE, our client sends that
+#          call again with a Reply chunk (rpcr_call_retry) and invites no
+#          continued reply again on that transport; the listing is whole
 #   v3-1k  NFSv3 with our client's inline thresholds at 1024 and the
 #          server's IPv4 address in the client's sunrpc.rdma_v1_peers:
 #          both sides' Read, Write and Reply chunks, in version 1
@@ -166,6 +171,25 @@ more_cell() {
 		bash -c "echo 1 >$INLINE/rdma_continuation && echo >$INLINE/rdma_hostauth"
 }
 
+# v3-nomore: the listing of v3-more again, our server continuing no
+# reply; the barriers first, whatever came before
+nomore_cell() {
+	barrier nfs-nomore 120
+	barrier nfs-nomore-set 60
+	nfs_trace_on rpcr
+	tap_check "v3-nomore: mount -o $(nfs_opts 3 "$MORE_OPTS")" \
+		nfs_mount 3 "$MORE_OPTS" || return 1
+	tap_check "v3-nomore: the directory listed from the server, whole" \
+		more_list "$NFS_MNT/v3-more-dir"
+	tap_check "v3-nomore: the server refused a continued reply, the call went again with a Reply chunk" \
+		nfs_traced "rpcr_reply_recv: v2 .* ERROR flags=0x1 " \
+		"rpcr_call_retry: xid=0x[0-9a-f]+ ERR_REPLY_RESOURCE: sent again on this one$" \
+		"rpcr_call_send: v2 .* chunks=0x4$"
+	tap_check "v3-nomore: once, and no continued reply came" \
+		bash -c "[[ \$(grep -c 'rpcr_call_retry:' /sys/kernel/tracing/trace) == 1 ]] && ! grep -q 'rpcr_msg_joined:' /sys/kernel/tracing/trace"
+	tap_check "v3-nomore: unmount" nfs_umount
+}
+
 guest_b() {
 	local watch
 	nfs_xprt_load ours && nfs_trace_on rpcr && nfs_server_start
@@ -174,6 +198,10 @@ guest_b() {
 	proc_watch &
 	watch=$!
 	barrier nfs-up 120
+	barrier nfs-nomore 400
+	tap_check "sunrpc.rdma_continuation 0: our server continues no reply" \
+		bash -c "echo 0 >$INLINE/rdma_continuation"
+	barrier nfs-nomore-set 60
 	barrier nfs-done 400
 	kill "$watch"
 	nfs_server_report
@@ -200,6 +228,8 @@ guest_b() {
 		hostauth_seen
 	tap_check "our server continued replies the client granted Sends for" \
 		nfs_traced "rpcr_msg_split: xid=0x[0-9a-f]+ flags=0x1 sends=[2-9] len=[0-9]+$"
+	tap_check "with rdma_continuation 0, our server answered ERR_REPLY_RESOURCE" \
+		nfs_traced "rpcr_reply_send: v2 .* ERROR flags=0x1 "
 	tap_check "our server refused no continued message" \
 		bash -c "! grep -q 'continuation refused' /sys/kernel/tracing/trace"
 	tap_check "our server took version 1 from the client pinned to it" \
@@ -229,6 +259,7 @@ guest_a() {
 	tap_check "v41, v42: our client spoke version 2 only" \
 		bash -c "! grep -q 'rpcr_call_send: v1 ' /sys/kernel/tracing/trace"
 	more_cell
+	nomore_cell
 	nfs_trace_on rpcr
 	NFS_PROTO=rdma6 NFS_SERVER=$SMCR_PEER_IP6 nfs_workload v3-ip6 3
 	tap_check "v3-ip6: the server refused version 2, our client went on in version 1" \
