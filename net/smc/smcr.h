@@ -157,6 +157,7 @@ void smcr_accept_enqueue(struct smcr_sock *child);
 bool smcr_accept_q_empty(struct smcr_sock *lsmc);
 
 /* smcr_clc.c: the CLC handshake (RFC 7609 §3.5.1, App. A.2) */
+u8 smcr_clc_release(void);
 int smcr_clc_client(struct smcr_sock *smc);
 int smcr_clc_server(struct smcr_sock *smc);
 

@@ -43,8 +43,31 @@ static bool rdma = true;
 module_param(rdma, bool, 0644);
 MODULE_PARM_DESC(rdma, "Use SMC-R when the peer agrees (default: yes)");
 
-/* SMC release we implement within version 2 (Linux 6.1 sends 0) */
-#define SMCR_CLC_RELEASE	0
+/* SMC release 1 ("SMC v2.1", Linux 6.5 on) by default where the kernel's
+ * own smc.ko has it, so that we answer as it does; release 0 (Linux 6.1)
+ * elsewhere. Either is spoken on any kernel, and a first contact of
+ * version 2 agrees on the lower of both ends'.
+ */
+#ifdef SMCR_HAVE_SMC_V21
+#define SMCR_CLC_RELEASE_DEFAULT	SMCR_CLC_RELEASE_1
+#else
+#define SMCR_CLC_RELEASE_DEFAULT	0
+#endif
+
+static unsigned int release = SMCR_CLC_RELEASE_DEFAULT;
+module_param(release, uint, 0644);
+MODULE_PARM_DESC(release,
+		 "SMC release offered within version 2: 1 (SMC v2.1: connections and links per link group agreed on) or 0");
+
+/**
+ * smcr_clc_release() - the SMC release new handshakes offer
+ *
+ * Return: 0 or SMCR_CLC_RELEASE_1, from the release module parameter.
+ */
+u8 smcr_clc_release(void)
+{
+	return min_t(unsigned int, READ_ONCE(release), SMCR_CLC_RELEASE_1);
+}
 
 /**
  * struct smcr_clc_local - what the local end of a connection can offer
@@ -55,6 +78,8 @@ MODULE_PARM_DESC(rdma, "Use SMC-R when the peer agrees (default: yes)");
  * @version: the version agreed on, once there is one
  * @eid: SMC-Rv2: the EID agreed on
  * @uses_gateway: SMC-Rv2: the peer is behind an IP gateway
+ * @agreed: SMC-Rv2 first contact: the release and limits of the link
+ *	group (the client's proposal, then what both ends agreed on)
  */
 struct smcr_clc_local {
 	struct smcr_clc_proposal prop;
@@ -64,6 +89,7 @@ struct smcr_clc_local {
 	u8 version;
 	u8 eid[SMCR_CLC_EID_LEN];
 	bool uses_gateway;
+	struct smcr_clc_terms agreed;
 };
 
 static int smcr_clc_send(struct smcr_sock *smc, const u8 *buf, int len)
@@ -297,8 +323,14 @@ static u32 smcr_clc_local(struct smcr_sock *smc, struct smcr_clc_local *lcl)
 	p->version = SMCR_CLC_V2;
 	p->path_v2 = SMCR_CLC_PATH_R;
 	p->v2_ext = true;
-	p->v2_release = SMCR_CLC_RELEASE;
 	memcpy(p->v2_gid, lcl->port.gid, SMCR_CLC_GID_LEN);
+	/* release 1: what a new link group of ours takes at most */
+	lcl->agreed.release = smcr_clc_release();
+	smcr_sysctl_lgr_max(sock_net(&smc->sk), &lcl->agreed.max_conns,
+			    &lcl->agreed.max_links);
+	lcl->agreed.max_links = min(lcl->agreed.max_links,
+				    smcr_links_max(NULL));
+	smcr_clc_terms_propose(&lcl->agreed, p);
 	return 0;
 }
 
@@ -325,17 +357,20 @@ static u32 smcr_clc_v2_route(struct sock *clcsk, const u8 *peer_gid,
 	return 0;
 }
 
-/* the first contact extension of an SMC-Rv2 Accept or Confirm */
-static void smcr_clc_fill_fce(struct smcr_clc_fce *fce, bool uses_gateway)
+/* the first contact extension of an SMC-Rv2 Accept or Confirm: in
+ * release 1 with what the link group agreed on
+ */
+static void smcr_clc_fill_fce(struct smcr_clc_fce *fce,
+			      const struct smcr_lgr *lgr)
 {
 	const char *host = init_utsname()->nodename;
 
-	fce->v2_direct = !uses_gateway;
+	fce->v2_direct = !lgr->uses_gateway;
 	fce->os_type = SMCR_CLC_OS_LINUX;
-	fce->release = SMCR_CLC_RELEASE;
 	memset(fce->hostname, ' ', sizeof(fce->hostname));
 	memcpy(fce->hostname, host,
 	       min(strlen(host), sizeof(fce->hostname)));
+	smcr_clc_terms_fce(&lgr->agreed, fce);
 }
 
 /* App. C.1: a Decline stood in for the message expected: fall back */
@@ -368,7 +403,7 @@ static void smcr_clc_fill_acc_conf(struct smcr_sock *smc, u8 type, bool fc,
 	if (lgr->version == SMCR_CLC_V2) {
 		memcpy(m->eid, lgr->eid, SMCR_CLC_EID_LEN);
 		m->has_fce = fc;
-		smcr_clc_fill_fce(&m->fce, lgr->uses_gateway);
+		smcr_clc_fill_fce(&m->fce, lgr);
 		if (fc && type == SMCR_CLC_TYPE_CONFIRM) {
 			m->gid_cnt = 1;
 			memcpy(m->gids[0], link->port.gid, SMCR_CLC_GID_LEN);
@@ -477,6 +512,11 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 				return SMCR_CLC_DECL_NOINDIRECT;
 			lcl->uses_gateway = true;
 		}
+		rc = smcr_clc_terms_client(&lcl->agreed, &acc->fce);
+		if (rc)
+			return rc;
+	} else {
+		lcl->agreed = smcr_clc_terms_default;
 	}
 
 	/* only the choice of the group is serialized: no wait for the
@@ -485,7 +525,8 @@ static long smcr_clc_client_rdma(struct smcr_sock *smc,
 	mutex_lock(&smcr_lgr_client_lock);
 	if (acc->first_contact) {
 		lgr = smcr_lgr_create(false, acc->version, acc->peer_id,
-				      &lcl->port, lcl->uses_gateway);
+				      &lcl->port, lcl->uses_gateway,
+				      &lcl->agreed);
 		if (IS_ERR(lgr)) {
 			mutex_unlock(&smcr_lgr_client_lock);
 			return SMCR_CLC_DECL_MEM;
@@ -671,15 +712,17 @@ static bool smcr_clc_path_has_r(u8 path)
 }
 
 /* SMC-Rv2 for a Proposal offering it: 0 and the EID when both sides
- * share one, a RoCE port of ours serves the connection and the route to
- * the client's GID is known; else the decline code, or 0 with no EID
- * when there is just no EID in common.
+ * share one, a RoCE port of ours serves the connection, the route to
+ * the client's GID is known and a release and limits are agreed on;
+ * else the decline code, or 0 with no EID when there is just no EID in
+ * common.
  */
 static u32 smcr_clc_server_v2(struct smcr_sock *smc,
 			      const struct smcr_clc_proposal *peer,
 			      struct smcr_clc_local *lcl)
 {
 	unsigned int i;
+	u32 rc;
 
 	if (!peer->eid_cnt)
 		return SMCR_CLC_DECL_NOUEID;
@@ -693,6 +736,9 @@ static u32 smcr_clc_server_v2(struct smcr_sock *smc,
 	if (smcr_clc_v2_route(smc->clcsock->sk, peer->v2_gid,
 			      &lcl->uses_gateway))
 		return SMCR_CLC_DECL_NOSMCRDEV;
+	rc = smcr_clc_terms_server(&lcl->agreed, peer);
+	if (rc)
+		return rc;
 	memcpy(lcl->eid, peer->eids[i], SMCR_CLC_EID_LEN);
 	lcl->version = SMCR_CLC_V2;
 	return 0;
@@ -726,6 +772,7 @@ static u32 smcr_clc_server_choose(struct smcr_sock *smc,
 	if (lcl->v1_reason)
 		return reason ?: lcl->v1_reason;
 	lcl->version = SMCR_CLC_V1;
+	lcl->agreed = smcr_clc_terms_default;
 	return 0;
 }
 
@@ -774,7 +821,8 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	fc = !lgr;
 	if (fc) {
 		lgr = smcr_lgr_create(true, lcl->version, peer->peer_id,
-				      &lcl->port, lcl->uses_gateway);
+				      &lcl->port, lcl->uses_gateway,
+				      &lcl->agreed);
 		if (IS_ERR(lgr)) {
 			mutex_unlock(&smcr_lgr_server_lock);
 			return SMCR_CLC_DECL_MEM;
@@ -831,6 +879,11 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 	}
 	/* A.2.3: the Confirm's QP MTU, as the Accept's on the client */
 	if (fc && !smcr_clc_mtu_to_bytes(conf.qp_mtu)) {
+		rc = -EPROTO;
+		goto undo;
+	}
+	if (fc && lgr->version == SMCR_CLC_V2 &&
+	    !smcr_clc_terms_confirmed(&lgr->agreed, &conf)) {
 		rc = -EPROTO;
 		goto undo;
 	}

@@ -511,7 +511,7 @@ static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 		if (!smcr_lgr_same_peer(lgr, server, version, peer_id,
 					peer_gid, peer_qpn) ||
 		    lgr->terminating || state == SMCR_LINK_DOWN ||
-		    lgr->conns_num >= SMCR_LGR_CONNS_MAX)
+		    lgr->conns_num >= lgr->agreed.max_conns)
 			continue;
 		if (state == SMCR_LINK_ACTIVE) {
 			found = lgr;
@@ -758,6 +758,7 @@ void smcr_lgr_link_free(struct smcr_link *link)
  * @port: local end of the link; the group takes over its device
  *	reference, also on failure (@port->dev is cleared)
  * @uses_gateway: SMC-Rv2: the peer is reached through an IP gateway
+ * @agreed: what the first contact settled
  *
  * The link's QP is in INIT with its receives posted. The group is listed
  * (one reference) and returned with a reference for the caller.
@@ -765,7 +766,8 @@ void smcr_lgr_link_free(struct smcr_link *link)
  * Return: the group or an ERR_PTR.
  */
 struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
-				 struct smcr_ib_port *port, bool uses_gateway)
+				 struct smcr_ib_port *port, bool uses_gateway,
+				 const struct smcr_clc_terms *agreed)
 {
 	struct smcr_lgr *lgr;
 	int rc;
@@ -789,6 +791,7 @@ struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
 	lgr->server = server;
 	lgr->version = version;
 	lgr->uses_gateway = uses_gateway;
+	lgr->agreed = *agreed;
 	do {
 		lgr->id = atomic_add_return(SMCR_LGR_ID_STEP,
 					    &smcr_lgr_last_id);
@@ -1169,7 +1172,7 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	else if (!smcr_lgr_link_in_use(link))
 		link = NULL;
 	if (!link || lgr->terminating ||
-	    lgr->conns_num >= SMCR_LGR_CONNS_MAX) {
+	    lgr->conns_num >= lgr->agreed.max_conns) {
 		spin_unlock_bh(&lgr->lock);
 		return -ENOSPC;
 	}

@@ -21,6 +21,7 @@
 struct dentry;
 
 #define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
+
 /* RMBs of the peer a group keeps the rkeys of, as Linux's smc.ko does */
 #define SMCR_LGR_RTOKENS	255
 
@@ -59,10 +60,12 @@ struct smcr_rtoken {
  * @peer_host: SMC-Rv2: the peer's host name, from the same, blank padded
  *	as it came; all zero when it was not ASCII
  * @peer_id: the peer's peer ID (A.2.1)
+ * @agreed: what its first contact settled; set before the group is
+ *	listed, constant after
  * @lnk: its links by index; lnk[0] is the link of the first contact,
  *	until it fails over (smcr_lgr_primary())
  * @conns: connections by alert token
- * @conns_num: connections in @conns (at most SMCR_LGR_CONNS_MAX)
+ * @conns_num: connections in @conns (at most @agreed.max_conns)
  * @next_token: next alert token to hand out
  * @terminating: the group is going away; no new connections
  * @testlink_time: jiffies between TEST LINK probes of its link, <= 0 for
@@ -122,6 +125,7 @@ struct smcr_lgr {
 	u8			peer_release;
 	u8			peer_host[SMCR_CLC_HOSTNAME_LEN];
 	u8			peer_id[SMCR_CLC_PEER_ID_LEN];
+	struct smcr_clc_terms	agreed;
 	struct smcr_link	lnk[SMCR_LINKS_MAX];
 	struct xarray		conns;
 	int			conns_num;
@@ -334,7 +338,8 @@ struct smcr_lgr *smcr_lgr_find(bool server, u8 version, const u8 *peer_id,
 			       const u8 *peer_gid,
 			       u32 peer_qpn, struct mutex *lock);
 struct smcr_lgr *smcr_lgr_create(bool server, u8 version, const u8 *peer_id,
-				 struct smcr_ib_port *port, bool uses_gateway);
+				 struct smcr_ib_port *port, bool uses_gateway,
+				 const struct smcr_clc_terms *agreed);
 void smcr_lgr_put(struct smcr_lgr *lgr);
 u32 smcr_lgr_hs_ticket(struct smcr_lgr *lgr);
 void smcr_lgr_hs_turn(struct smcr_lgr *lgr, u32 ticket);

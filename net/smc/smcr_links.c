@@ -31,7 +31,8 @@
  * and a server asked answers and offers one the same way.
  *
  * max_links (module parameter) is 2 by default; with 1 no second link is
- * offered, and one offered by the peer is rejected.
+ * offered, and one offered by the peer is rejected. A group whose first
+ * contact agreed on one link (SMC release 1) behaves the same.
  */
 
 #include <linux/module.h>
@@ -59,12 +60,17 @@ MODULE_PARM_DESC(add_link_retry,
 
 /**
  * smcr_links_max() - how many links a group may have
+ * @lgr: the group, or NULL for one its first contact is to settle
  *
- * Return: 1 or 2, from the max_links module parameter.
+ * Return: 1 or 2: the max_links module parameter, and in @lgr no more
+ * than its first contact agreed on (SMC release 1).
  */
-u8 smcr_links_max(void)
+u8 smcr_links_max(const struct smcr_lgr *lgr)
 {
-	return clamp_t(unsigned int, READ_ONCE(max_links), 1, 2);
+	u8 n = clamp_t(unsigned int, READ_ONCE(max_links), 1,
+		       SMCR_CLC_LINKS_MAX);
+
+	return lgr ? min(n, lgr->agreed.max_links) : n;
 }
 
 /* The group's table of the peer's RMBs, made on first use */
@@ -427,7 +433,7 @@ static int smcr_links_offer(struct smcr_lgr *lgr)
 
 	lockdep_assert_held(&lgr->links_lock);
 	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
-	    smcr_links_up(lgr, &new) >= smcr_links_max() || !new)
+	    smcr_links_up(lgr, &new) >= smcr_links_max(lgr) || !new)
 		return -EALREADY;
 	rc = smcr_links_rtokens_alloc(lgr);
 	if (rc)
@@ -502,7 +508,7 @@ static void smcr_links_ask(struct smcr_lgr *lgr)
 	lockdep_assert_held(&lgr->links_lock);
 	if (lgr->version != SMCR_CLC_V2 ||
 	    READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
-	    smcr_links_up(lgr, &free) >= smcr_links_max() || !free)
+	    smcr_links_up(lgr, &free) >= smcr_links_max(lgr) || !free)
 		return;
 	rc = smcr_ib_find_alt_port(&link->port, true, &alt);
 	if (!rc) {
@@ -559,7 +565,7 @@ static unsigned long smcr_links_add(struct smcr_lgr *lgr)
  */
 void smcr_links_start(struct smcr_lgr *lgr)
 {
-	if (lgr->server && smcr_links_max() >= 2)
+	if (lgr->server && smcr_links_max(lgr) >= 2)
 		smcr_lgr_want_link(lgr, 0);
 }
 
@@ -590,7 +596,7 @@ static int smcr_links_accept(struct smcr_link *link, struct smcr_llc_msg *req,
 	lockdep_assert_held(&lgr->links_lock);
 	*reject = true;
 	if (lgr->server || READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
-	    smcr_links_up(lgr, &new) >= smcr_links_max() || !new ||
+	    smcr_links_up(lgr, &new) >= smcr_links_max(lgr) || !new ||
 	    !al->qp_mtu || !al->link_num ||
 	    smcr_links_idx(lgr, al->link_num) >= 0)
 		return -ENOLINK;
@@ -734,7 +740,7 @@ static void smcr_links_rx_req_add(struct smcr_link *link,
 	if (!lgr->server)
 		return;
 	smcr_llc_req_add_link_answer(link, m);
-	if (smcr_links_max() < 2)
+	if (smcr_links_max(lgr) < 2)
 		return;
 	atomic_set(&lgr->add_asked, 1);
 	smcr_lgr_want_link(lgr, 0);

@@ -12,7 +12,7 @@
 struct smcr_sock;
 
 /* smcr_links.c */
-u8 smcr_links_max(void);
+u8 smcr_links_max(const struct smcr_lgr *lgr);
 void smcr_links_start(struct smcr_lgr *lgr);
 int smcr_links_confirm_rmb(struct smcr_sock *smc);
 int smcr_links_peer_rmb(struct smcr_lgr *lgr, struct smcr_link *from,

@@ -38,12 +38,12 @@
 #include "smcr_stats.h"
 #include "smcr_ueid.h"
 
-/* What SMC_NETLINK_GET_SYS_INFO reports: the values Linux 6.1 gives.
+/* What SMC_NETLINK_GET_SYS_INFO reports: the values Linux 6.1 gives,
+ * and the release the handshakes offer (smcr_clc_release()).
  * SMC-R v2 is always on, as in Linux: the handshake offers it whenever a
  * user EID is configured (smcr_clc.c).
  */
 #define SMCR_NL_SYS_VERSION	2	/* highest SMC version */
-#define SMCR_NL_SYS_RELEASE	0	/* release within that version */
 #define SMCR_NL_SYS_SMCR_V2	1	/* SMC-R v2 capable */
 #define SMCR_NL_SYS_ISM_V2	0	/* no ISM device: SMC-D v2 is not */
 
@@ -109,7 +109,7 @@ static int smcr_nl_fill_sys_info(struct sk_buff *skb)
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u8(skb, SMC_NLA_SYS_VER, SMCR_NL_SYS_VERSION) ||
-	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMCR_NL_SYS_RELEASE) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_REL, smcr_clc_release()) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, SMCR_NL_SYS_ISM_V2) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, SMCR_NL_SYS_SMCR_V2) ||
 	    smcr_nl_put_field(skb, SMC_NLA_SYS_LOCAL_HOST, smcr_nl_hostname,

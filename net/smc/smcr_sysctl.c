@@ -15,6 +15,13 @@
  *   smcr_buf_type       kept and read back only: our buffers are always
  *                       physically contiguous (type 0)
  *
+ * Built against a kernel whose smc.ko has SMC release 1 (6.12's "SMC
+ * v2.1"; smcr_clc.c), also those of that release, with its ranges:
+ *
+ *   smcr_max_conns_per_lgr  connections a link group of version 2 takes
+ *                           at most, proposed on first contact (16-255)
+ *   smcr_max_links_per_lgr  links it may have (1-2), the same way
+ *
  * A new namespace starts with the defaults, not with its creator's values.
  * The sysctl core writes each value whole; readers use READ_ONCE().
  */
@@ -26,6 +33,7 @@
 #include <net/netns/generic.h>
 
 #include "smcr_sysctl.h"
+#include "smcr_wire_clc.h"
 
 /**
  * struct smcr_sysctl_net - the values of one namespace
@@ -35,6 +43,8 @@
  * @smcr_testlink_time: net.smc.smcr_testlink_time, kept in jiffies
  * @wmem: net.smc.wmem, bytes
  * @rmem: net.smc.rmem, bytes
+ * @max_conns: net.smc.smcr_max_conns_per_lgr
+ * @max_links: net.smc.smcr_max_links_per_lgr
  */
 struct smcr_sysctl_net {
 	struct ctl_table_header	*hdr;
@@ -43,6 +53,8 @@ struct smcr_sysctl_net {
 	int			smcr_testlink_time;
 	int			wmem;
 	int			rmem;
+	int			max_conns;
+	int			max_links;
 };
 
 /* Linux's defaults */
@@ -52,11 +64,19 @@ static const struct smcr_sysctl_net smcr_sysctl_defaults = {
 	.smcr_testlink_time	= 30 * HZ,
 	.wmem			= 64 * 1024,
 	.rmem			= 64 * 1024,
+	.max_conns		= SMCR_CLC_CONNS_MAX,
+	.max_links		= SMCR_CLC_LINKS_MAX,
 };
 
 /* Linux's range of wmem and rmem: from the smallest RMB up */
 static int smcr_sysctl_mem_min = 16 * 1024;
 static int smcr_sysctl_mem_max = INT_MAX / 2;
+
+#ifdef SMCR_HAVE_SMC_V21
+static int smcr_sysctl_conns_min = SMCR_CLC_CONNS_MIN;
+static int smcr_sysctl_conns_max = SMCR_CLC_CONNS_MAX;
+static int smcr_sysctl_links_max = SMCR_CLC_LINKS_MAX;
+#endif
 
 static unsigned int smcr_sysctl_net_id __read_mostly;
 
@@ -85,6 +105,12 @@ static struct ctl_table smcr_sysctl_template[] = {
 		    &smcr_sysctl_mem_min, &smcr_sysctl_mem_max),
 	SMCR_SYSCTL("rmem", rmem, proc_dointvec_minmax,
 		    &smcr_sysctl_mem_min, &smcr_sysctl_mem_max),
+#ifdef SMCR_HAVE_SMC_V21
+	SMCR_SYSCTL("smcr_max_conns_per_lgr", max_conns, proc_dointvec_minmax,
+		    &smcr_sysctl_conns_min, &smcr_sysctl_conns_max),
+	SMCR_SYSCTL("smcr_max_links_per_lgr", max_links, proc_dointvec_minmax,
+		    SYSCTL_ONE, &smcr_sysctl_links_max),
+#endif
 	{ }	/* kernels before 6.11 look for the end */
 };
 
@@ -123,6 +149,24 @@ int smcr_sysctl_buf_size(const struct net *net, bool rmb)
 int smcr_sysctl_testlink_time(const struct net *net)
 {
 	return READ_ONCE(smcr_sysctl_of(net)->smcr_testlink_time);
+}
+
+/**
+ * smcr_sysctl_lgr_max() - what a namespace lets a link group take
+ * @net: the namespace
+ * @max_conns: set to net.smc.smcr_max_conns_per_lgr
+ * @max_links: set to net.smc.smcr_max_links_per_lgr
+ *
+ * Both are the largest values where the kernel has no such sysctls.
+ */
+void smcr_sysctl_lgr_max(const struct net *net, u8 *max_conns, u8 *max_links)
+{
+	const struct smcr_sysctl_net *sn = smcr_sysctl_of(net);
+
+	*max_conns = clamp_t(int, READ_ONCE(sn->max_conns),
+			     SMCR_CLC_CONNS_MIN, SMCR_CLC_CONNS_MAX);
+	*max_links = clamp_t(int, READ_ONCE(sn->max_links), 1,
+			     SMCR_CLC_LINKS_MAX);
 }
 
 static int __net_init smcr_sysctl_net_init(struct net *net)

@@ -188,16 +188,24 @@ DECLARE_EVENT_CLASS(smcr_lgr_class,
 				     __field(u32, id)
 				     __field(bool, server)
 				     __field(u8, version)
+				     __field(u8, release)
+				     __field(u8, max_conns)
+				     __field(u8, max_links)
 				     __field(int, conns)),
 		    TP_fast_assign(__entry->lgr = lgr;
 				   __entry->id = lgr->id;
 				   __entry->server = lgr->server;
 				   __entry->version = lgr->version;
+				   __entry->release = lgr->agreed.release;
+				   __entry->max_conns = lgr->agreed.max_conns;
+				   __entry->max_links = lgr->agreed.max_links;
 				   __entry->conns = lgr->conns_num;),
-		    TP_printk("lgr=%p id=%#x %s v%u conns=%d", __entry->lgr,
-			      __entry->id,
+		    TP_printk("lgr=%p id=%#x %s v%u release=%u conns=%d max_conns=%u max_links=%u",
+			      __entry->lgr, __entry->id,
 			      __entry->server ? "server" : "client",
-			      __entry->version, __entry->conns)
+			      __entry->version, __entry->release,
+			      __entry->conns, __entry->max_conns,
+			      __entry->max_links)
 );
 
 #define DEFINE_SMCR_LGR_EVENT(name)					\

@@ -53,6 +53,9 @@
 #define V2X_FLAG		3
 #define V2X_FLAG_SEID		0x01
 #define V2X_GID			8
+#define V2X_MAX_CONNS		24	/* release 1; reserved before */
+#define V2X_MAX_LINKS		25
+#define V2X_FEATURES		26
 
 /* accept and confirm, A.2.3 / A.2.4 */
 #define OFF_AC_QPN		38
@@ -69,7 +72,14 @@
 #define FCE_DIRECT_BIT		0x80
 #define FCE_OS_REL		1
 #define FCE_HOST		4
-#define GLE_CNT			16
+/* release 1 (Linux 6.12): in the 16 bytes an accept was padded with and
+ * a confirm's GID list began with, zero from a peer of release 0
+ */
+#define FCE_MAX_CONNS		36
+#define FCE_MAX_LINKS		37
+#define FCE_FEATURES		38
+#define FCE_VENDOR_OPTS		40
+#define GLE_CNT			0
 
 /* decline, A.2.5, plus the Linux version 2 diagnosis words */
 #define OFF_DECL_PEER_ID	8
@@ -297,6 +307,9 @@ static void smcr_clc_put_v2_ext(const struct smcr_clc_proposal *p, u8 *buf)
 	buf[V2X_EID_CNT] = p->eid_cnt;
 	buf[V2X_FLAG] = (u8)(p->v2_release << 4 | (p->seid ? V2X_FLAG_SEID : 0));
 	memcpy(buf + V2X_GID, p->v2_gid, SMCR_CLC_GID_LEN);
+	buf[V2X_MAX_CONNS] = p->v2_max_conns;
+	buf[V2X_MAX_LINKS] = p->v2_max_links;
+	smcr_put_be16(buf + V2X_FEATURES, p->v2_features);
 	for (i = 0; i < p->eid_cnt; i++)
 		memcpy(buf + SMCR_CLC_V2_EXT_LEN + i * SMCR_CLC_EID_LEN,
 		       p->eids[i], SMCR_CLC_EID_LEN);
@@ -416,6 +429,9 @@ static int smcr_clc_get_v2_ext(const u8 *buf, size_t end,
 	p->v2_release = buf[pos + V2X_FLAG] >> 4;
 	p->seid = !!(buf[pos + V2X_FLAG] & V2X_FLAG_SEID);
 	memcpy(p->v2_gid, buf + pos + V2X_GID, SMCR_CLC_GID_LEN);
+	p->v2_max_conns = buf[pos + V2X_MAX_CONNS];
+	p->v2_max_links = buf[pos + V2X_MAX_LINKS];
+	p->v2_features = smcr_get_be16(buf + pos + V2X_FEATURES);
 	if (p->eid_cnt > SMCR_CLC_MAX_UEID ||
 	    p->ism_gid_cnt > SMCR_CLC_MAX_ISM)
 		return -EBADMSG;
@@ -505,8 +521,9 @@ int smcr_clc_proposal_decode(const u8 *buf, size_t len,
  *
  * Version 1 is the 68 byte layout of RFC 7609 A.2.3 / A.2.4.  Version 2
  * adds the EID (108 bytes in all) and, on a first contact, the first
- * contact extension: an accept pads it with 16 reserved bytes, a
- * confirm follows it with the GID list.
+ * contact extension with the fields of release 1 (52 bytes; Linux 6.1
+ * sent 36 and 16 reserved ones, the same bytes), which a confirm
+ * follows with the GID list.
  *
  * Return: the length, or -EINVAL if @m->type or @m->version is wrong
  * or a field exceeds its wire width (24 bit QPN and PSN, 4 bit size,
@@ -534,7 +551,7 @@ int smcr_clc_accept_confirm_len(const struct smcr_clc_accept_confirm *m)
 		return len;
 	len += SMCR_CLC_FCE_LEN;
 	if (m->type == SMCR_CLC_TYPE_ACCEPT)
-		return len + SMCR_CLC_FCE_ACC_PAD;
+		return len;
 	return len + SMCR_CLC_GIDLIST_HDR_LEN + m->gid_cnt * SMCR_CLC_GID_LEN;
 }
 
@@ -588,6 +605,12 @@ int smcr_clc_accept_confirm_encode(const struct smcr_clc_accept_confirm *m,
 						     m->fce.release);
 			memcpy(buf + pos + FCE_HOST, m->fce.hostname,
 			       SMCR_CLC_HOSTNAME_LEN);
+			buf[pos + FCE_MAX_CONNS] = m->fce.max_conns;
+			buf[pos + FCE_MAX_LINKS] = m->fce.max_links;
+			smcr_put_be16(buf + pos + FCE_FEATURES,
+				      m->fce.features);
+			smcr_put_be32(buf + pos + FCE_VENDOR_OPTS,
+				      m->fce.vendor_opts);
 			pos += SMCR_CLC_FCE_LEN;
 			if (m->type == SMCR_CLC_TYPE_CONFIRM) {
 				buf[pos + GLE_CNT] = m->gid_cnt;
@@ -612,7 +635,7 @@ static int smcr_clc_get_acc_conf_v2(const u8 *buf, size_t end,
 	size_t pos;
 
 	memcpy(m->eid, buf + OFF_AC_EID, SMCR_CLC_EID_LEN);
-	if (!m->first_contact || end < OFF_AC_FCE + SMCR_CLC_FCE_LEN)
+	if (!m->first_contact || end < OFF_AC_FCE + SMCR_CLC_FCE_V1_LEN)
 		return 0;
 	pos = OFF_AC_FCE;
 	m->has_fce = true;
@@ -620,6 +643,12 @@ static int smcr_clc_get_acc_conf_v2(const u8 *buf, size_t end,
 	m->fce.os_type = buf[pos + FCE_OS_REL] >> 4;
 	m->fce.release = buf[pos + FCE_OS_REL] & SMCR_NIBBLE_MAX;
 	memcpy(m->fce.hostname, buf + pos + FCE_HOST, SMCR_CLC_HOSTNAME_LEN);
+	if (end < pos + SMCR_CLC_FCE_LEN)
+		return 0;
+	m->fce.max_conns = buf[pos + FCE_MAX_CONNS];
+	m->fce.max_links = buf[pos + FCE_MAX_LINKS];
+	m->fce.features = smcr_get_be16(buf + pos + FCE_FEATURES);
+	m->fce.vendor_opts = smcr_get_be32(buf + pos + FCE_VENDOR_OPTS);
 	pos += SMCR_CLC_FCE_LEN;
 	if (m->type != SMCR_CLC_TYPE_CONFIRM ||
 	    end < pos + SMCR_CLC_GIDLIST_HDR_LEN)
@@ -790,6 +819,141 @@ int smcr_clc_decline_decode(const u8 *buf, size_t len,
 			d->diag_v2[i] = smcr_get_be32(buf + OFF_DECL_DIAG_V2 +
 						      4 * i);
 	return 0;
+}
+
+/* SMC release 1 (Linux 6.12's "SMC v2.1"). A version 2 first contact
+ * settles the release of the link group, the lower of both ends', and in
+ * release 1 how many connections and links it takes: the client proposes
+ * its own in the v2 extension, the server answers with the lower of
+ * both in its Accept's first contact extension, and the client's Confirm
+ * repeats them. Linux 6.1 (release 0) sends zero in those bytes.
+ */
+
+/**
+ * smcr_clc_terms_default - the terms of a group of release 0 or version 1
+ */
+const struct smcr_clc_terms smcr_clc_terms_default = {
+	.release	= 0,
+	.max_conns	= SMCR_CLC_CONNS_MAX,
+	.max_links	= SMCR_CLC_LINKS_MAX,
+};
+
+/**
+ * smcr_clc_terms_propose() - a client's own terms into its Proposal
+ * @own: what it offers
+ * @p: a version 2 proposal with its extension
+ */
+void smcr_clc_terms_propose(const struct smcr_clc_terms *own,
+			    struct smcr_clc_proposal *p)
+{
+	p->v2_release = own->release;
+	if (own->release < SMCR_CLC_RELEASE_1)
+		return;
+	p->v2_max_conns = own->max_conns;
+	p->v2_max_links = own->max_links;
+	p->v2_features = 0;
+}
+
+/**
+ * smcr_clc_terms_server() - a server's terms met with a client's Proposal
+ * @t: the server's own, replaced by those of the group
+ * @p: the client's version 2 proposal
+ *
+ * The lower release, and in release 1 the lower limits, no fewer than
+ * SMCR_CLC_CONNS_MIN connections and one link, as Linux 6.12 requires.
+ * A proposal of release 0 gets smcr_clc_terms_default.
+ *
+ * Return: 0, or the decline code (SMCR_CLC_DECL_MAXCONNERR,
+ * SMCR_CLC_DECL_MAXLINKERR).
+ */
+u32 smcr_clc_terms_server(struct smcr_clc_terms *t,
+			  const struct smcr_clc_proposal *p)
+{
+	u8 release = t->release < p->v2_release ? t->release : p->v2_release;
+
+	if (release < SMCR_CLC_RELEASE_1) {
+		*t = smcr_clc_terms_default;
+		return 0;
+	}
+	t->release = release;
+	if (p->v2_max_conns < t->max_conns)
+		t->max_conns = p->v2_max_conns;
+	if (p->v2_max_links < t->max_links)
+		t->max_links = p->v2_max_links;
+	if (t->max_conns < SMCR_CLC_CONNS_MIN)
+		return SMCR_CLC_DECL_MAXCONNERR;
+	if (!t->max_links)
+		return SMCR_CLC_DECL_MAXLINKERR;
+	return 0;
+}
+
+/**
+ * smcr_clc_terms_fce() - a group's terms into a first contact extension
+ * @t: the terms
+ * @fce: the extension of an Accept or Confirm
+ */
+void smcr_clc_terms_fce(const struct smcr_clc_terms *t,
+			struct smcr_clc_fce *fce)
+{
+	fce->release = t->release;
+	if (t->release < SMCR_CLC_RELEASE_1)
+		return;
+	fce->max_conns = t->max_conns;
+	fce->max_links = t->max_links;
+	fce->features = 0;
+}
+
+/**
+ * smcr_clc_terms_client() - a client's terms met with the server's Accept
+ * @t: the client's own, as proposed, replaced by those of the group
+ * @fce: the first contact extension of the server's Accept
+ *
+ * The server's, when it could have chosen them: a release no higher than
+ * proposed, and in release 1 limits within the range and no higher than
+ * proposed (Linux 6.12 checks only the range).
+ *
+ * Return: 0, or the decline code (SMCR_CLC_DECL_RELEASEERR,
+ * SMCR_CLC_DECL_MAXCONNERR, SMCR_CLC_DECL_MAXLINKERR).
+ */
+u32 smcr_clc_terms_client(struct smcr_clc_terms *t,
+			  const struct smcr_clc_fce *fce)
+{
+	if (fce->release > t->release)
+		return SMCR_CLC_DECL_RELEASEERR;
+	if (fce->release < SMCR_CLC_RELEASE_1) {
+		*t = smcr_clc_terms_default;
+		return 0;
+	}
+	if (fce->max_conns < SMCR_CLC_CONNS_MIN ||
+	    fce->max_conns > t->max_conns)
+		return SMCR_CLC_DECL_MAXCONNERR;
+	if (!fce->max_links || fce->max_links > t->max_links)
+		return SMCR_CLC_DECL_MAXLINKERR;
+	t->release = fce->release;
+	t->max_conns = fce->max_conns;
+	t->max_links = fce->max_links;
+	return 0;
+}
+
+/**
+ * smcr_clc_terms_confirmed() - whether a Confirm repeats a group's terms
+ * @t: the terms the server's Accept gave
+ * @conf: the client's version 2 first contact Confirm
+ *
+ * Return: true when its extension has the release and, in release 1,
+ * the limits; without an extension only a group of release 0 is
+ * confirmed.
+ */
+bool smcr_clc_terms_confirmed(const struct smcr_clc_terms *t,
+			      const struct smcr_clc_accept_confirm *conf)
+{
+	if (!conf->has_fce)
+		return t->release < SMCR_CLC_RELEASE_1;
+	if (conf->fce.release != t->release)
+		return false;
+	return t->release < SMCR_CLC_RELEASE_1 ||
+	       (conf->fce.max_conns == t->max_conns &&
+		conf->fce.max_links == t->max_links);
 }
 
 /**

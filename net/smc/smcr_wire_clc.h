@@ -94,10 +94,40 @@
 #define SMCR_CLC_ISM_GID_LEN	10	/* one ISM GID and CHID */
 #define SMCR_CLC_MAX_ISM	8
 #define SMCR_CLC_ACC_CONF_V2_LEN 108
-#define SMCR_CLC_FCE_LEN	36	/* first contact extension */
-#define SMCR_CLC_FCE_ACC_PAD	16	/* reserved bytes after an accept's */
-#define SMCR_CLC_GIDLIST_HDR_LEN 20	/* confirm's GID list header */
+/* first contact extension: 36 bytes in release 0, then 16 that were
+ * reserved there and carry release 1's fields (Linux 6.12 "v2x")
+ */
+#define SMCR_CLC_FCE_V1_LEN	36
+#define SMCR_CLC_FCE_LEN	52
+#define SMCR_CLC_GIDLIST_HDR_LEN 4	/* confirm's GID list header */
 #define SMCR_CLC_MAX_GIDS	2	/* GIDs Linux sends and keeps */
+
+/* SMC release 1 (Linux 6.12's "SMC v2.1"): the range of what a first
+ * contact of version 2 agrees on, connections and links per link group
+ */
+#define SMCR_CLC_RELEASE_1	1
+#define SMCR_CLC_CONNS_MIN	16
+#define SMCR_CLC_CONNS_MAX	255
+#define SMCR_CLC_LINKS_MAX	2
+
+/**
+ * struct smcr_clc_terms - what the first contact of a link group settles
+ * @release: SMC release both ends speak in it: 0, or SMCR_CLC_RELEASE_1
+ *	in a version 2 group whose ends both have it
+ * @max_conns: connections the group takes, SMCR_CLC_CONNS_MIN to
+ *	SMCR_CLC_CONNS_MAX; the most in release 0
+ * @max_links: links it may have, 1 to SMCR_CLC_LINKS_MAX; the most in
+ *	release 0
+ *
+ * Before the handshake, one end's own: what it offers.
+ */
+struct smcr_clc_terms {
+	u8 release;
+	u8 max_conns;
+	u8 max_links;
+};
+
+extern const struct smcr_clc_terms smcr_clc_terms_default;
 
 /* decline (A.2.5); Linux adds four more diagnosis words in version 2 */
 #define SMCR_CLC_DECLINE_LEN	28
@@ -142,6 +172,9 @@
 #define SMCR_CLC_DECL_NOSEID		0x03030006 /* no system EID */
 #define SMCR_CLC_DECL_NOSMCD2DEV	0x03030007 /* no SMC-Dv2 device */
 #define SMCR_CLC_DECL_NOUEID		0x03030008 /* no user EID */
+#define SMCR_CLC_DECL_RELEASEERR	0x03030009 /* release mismatch */
+#define SMCR_CLC_DECL_MAXCONNERR	0x0303000a /* max_conns refused */
+#define SMCR_CLC_DECL_MAXLINKERR	0x0303000b /* max_links refused */
 #define SMCR_CLC_DECL_MODEUNSUPP	0x03040000 /* R / D mode mismatch */
 #define SMCR_CLC_DECL_RMBE_EC		0x03050000 /* eyecatcher in RMBE */
 #define SMCR_CLC_DECL_OPTUNSUPP		0x03060000 /* socket option clash */
@@ -207,6 +240,10 @@ struct smcr_clc_v6_prefix {
  * @v2_release: release nibble of the extension's flag byte
  * @seid: the client offers its system EID (SMC-D only)
  * @v2_gid: client's RoCEv2 GID, an IPv4-mapped address
+ * @v2_max_conns: release 1: connections per link group the client
+ *	takes, 0 from a client of release 0
+ * @v2_max_links: release 1: links per link group the client takes
+ * @v2_features: release 1: the client's feature mask
  * @eid_cnt: used entries of @eids
  * @eids: user EIDs, blank padded
  * @ism_gid_cnt: ISM GIDs of an SMC-D v2 offer, 0 in any other; decoded,
@@ -233,6 +270,9 @@ struct smcr_clc_proposal {
 	u8 v2_release;
 	bool seid;
 	u8 v2_gid[SMCR_CLC_GID_LEN];
+	u8 v2_max_conns;
+	u8 v2_max_links;
+	u16 v2_features;
 	u8 eid_cnt;
 	u8 eids[SMCR_CLC_MAX_UEID][SMCR_CLC_EID_LEN];
 	u8 ism_gid_cnt;
@@ -244,12 +284,23 @@ struct smcr_clc_proposal {
  * @os_type: SMCR_CLC_OS_*
  * @release: SMC release of the sender
  * @hostname: sender's host name, blank or NUL padded
+ * @max_conns: release 1: connections per link group, negotiated
+ * @max_links: release 1: links per link group, negotiated
+ * @features: release 1: feature mask
+ * @vendor_opts: release 1: vendor options, 0 from Linux
+ *
+ * The fields of release 1 are 0 from a peer of release 0, and left 0
+ * by the decoder when a message ends before them.
  */
 struct smcr_clc_fce {
 	bool v2_direct;
 	u8 os_type;
 	u8 release;
 	u8 hostname[SMCR_CLC_HOSTNAME_LEN];
+	u8 max_conns;
+	u8 max_links;
+	u16 features;
+	u32 vendor_opts;
 };
 
 /**
@@ -336,6 +387,17 @@ int smcr_clc_decline_encode(const struct smcr_clc_decline *d,
 			    u8 *buf, size_t len);
 int smcr_clc_decline_decode(const u8 *buf, size_t len,
 			    struct smcr_clc_decline *d);
+
+void smcr_clc_terms_propose(const struct smcr_clc_terms *own,
+			    struct smcr_clc_proposal *p);
+u32 smcr_clc_terms_server(struct smcr_clc_terms *t,
+			  const struct smcr_clc_proposal *p);
+void smcr_clc_terms_fce(const struct smcr_clc_terms *t,
+			struct smcr_clc_fce *fce);
+u32 smcr_clc_terms_client(struct smcr_clc_terms *t,
+			  const struct smcr_clc_fce *fce);
+bool smcr_clc_terms_confirmed(const struct smcr_clc_terms *t,
+			      const struct smcr_clc_accept_confirm *conf);
 
 u8 smcr_clc_rmbe_size_compress(u32 bytes);
 u32 smcr_clc_rmbe_size_decompress(u8 code);

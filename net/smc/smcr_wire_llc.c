@@ -53,6 +53,7 @@
 #define OFF_CL_LINK_NUM		29
 #define OFF_CL_LINK_UID		30
 #define OFF_CL_MAX_LINKS	34
+#define OFF_CL_MAX_CONNS	35
 
 /* ADD LINK, A.3.2, as Linux lays it out (see above) */
 #define OFF_AL_MAC		4
@@ -293,6 +294,7 @@ int smcr_llc_confirm_link_encode(const struct smcr_llc_confirm_link *m,
 	buf[OFF_CL_LINK_NUM] = m->link_num;
 	memcpy(buf + OFF_CL_LINK_UID, m->link_uid, SMCR_LLC_LINK_UID_LEN);
 	buf[OFF_CL_MAX_LINKS] = m->max_links;
+	buf[OFF_CL_MAX_CONNS] = m->max_conns;
 	return SMCR_LLC_MSG_LEN;
 }
 
@@ -326,6 +328,7 @@ int smcr_llc_confirm_link_decode(const u8 *buf, size_t len,
 	m->link_num = buf[OFF_CL_LINK_NUM];
 	memcpy(m->link_uid, buf + OFF_CL_LINK_UID, SMCR_LLC_LINK_UID_LEN);
 	m->max_links = buf[OFF_CL_MAX_LINKS];
+	m->max_conns = buf[OFF_CL_MAX_CONNS];
 	return 0;
 }
 

@@ -197,7 +197,10 @@ struct smcr_llc_hdr {
  * @qpn: sender's QP number, 24 bits
  * @link_num: link number assigned by the server, echoed by the client
  * @link_uid: sender's opaque link user id
- * @max_links: most links the sender supports in a link group
+ * @max_links: most links the sender supports in a link group; in a
+ *	version 2 group with a peer of release 1, the links agreed on
+ * @max_conns: release 1 (Linux 6.12), version 2 groups: the connections
+ *	agreed on; reserved before
  */
 struct smcr_llc_confirm_link {
 	bool resp;
@@ -208,6 +211,7 @@ struct smcr_llc_confirm_link {
 	u8 link_num;
 	u8 link_uid[SMCR_LLC_LINK_UID_LEN];
 	u8 max_links;
+	u8 max_conns;
 };
 
 /**

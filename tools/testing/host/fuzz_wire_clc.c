@@ -89,6 +89,31 @@ static void check_encoded(u8 type, const union clc_msg *v, int n)
 	FUZZ_ASSERT(!memcmp(out, out2, n));
 }
 
+/* Release 1's terms met with whatever decoded: never outside their range */
+static void check_terms(u8 type, const union clc_msg *v)
+{
+	const struct smcr_clc_terms own = { SMCR_CLC_RELEASE_1,
+					    SMCR_CLC_CONNS_MAX,
+					    SMCR_CLC_LINKS_MAX };
+	struct smcr_clc_terms t = own;
+	u32 rc;
+
+	if (is_decl(type))
+		return;
+	if (is_prop(type))
+		rc = smcr_clc_terms_server(&t, &v->p);
+	else if (v->m.has_fce)
+		rc = smcr_clc_terms_client(&t, &v->m.fce);
+	else
+		return;
+	if (rc)
+		return;
+	FUZZ_ASSERT(t.release <= SMCR_CLC_RELEASE_1);
+	FUZZ_ASSERT(t.max_conns >= SMCR_CLC_CONNS_MIN &&
+		    t.max_conns <= SMCR_CLC_CONNS_MAX);
+	FUZZ_ASSERT(t.max_links >= 1 && t.max_links <= SMCR_CLC_LINKS_MAX);
+}
+
 /* property 1 for the decoder of @type */
 static void check_decoded(u8 type, const u8 *data, size_t size)
 {
@@ -97,6 +122,7 @@ static void check_decoded(u8 type, const u8 *data, size_t size)
 
 	if (clc_decode(type, data, size, &v))
 		return;
+	check_terms(type, &v);
 	n = clc_encode(type, &v, out, sizeof(out));
 	if (n < 0) {
 		FUZZ_ASSERT(n == -EINVAL && not_encodable(type, &v));
@@ -175,6 +201,9 @@ static void build_proposal(const u8 *data, size_t size)
 		p->seid = flags & 0x02;
 		p->v2_release = take8(&c) & 0x1f;
 		take_bytes(&c, p->v2_gid, sizeof(p->v2_gid));
+		p->v2_max_conns = take8(&c);
+		p->v2_max_links = take8(&c);
+		p->v2_features = (u16)take32(&c);
 		p->eid_cnt = take8(&c) & 0x0f;
 		for (i = 0; i < SMCR_CLC_MAX_UEID && i < p->eid_cnt; i++)
 			take_bytes(&c, p->eids[i], SMCR_CLC_EID_LEN);
@@ -229,6 +258,10 @@ static void build_accept_confirm(const u8 *data, size_t size)
 		m->fce.os_type = take8(&c) & 0x1f;
 		m->fce.release = take8(&c) & 0x1f;
 		take_bytes(&c, m->fce.hostname, sizeof(m->fce.hostname));
+		m->fce.max_conns = take8(&c);
+		m->fce.max_links = take8(&c);
+		m->fce.features = (u16)take32(&c);
+		m->fce.vendor_opts = take32(&c);
 	}
 	for (i = 0; i < SMCR_CLC_MAX_GIDS && i < m->gid_cnt; i++)
 		take_bytes(&c, m->gids[i], SMCR_CLC_GID_LEN);

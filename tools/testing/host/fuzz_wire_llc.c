@@ -154,6 +154,7 @@ static void build(const u8 *data, size_t size)
 		take_bytes(&c, m.u.confirm_link.link_uid,
 			   SMCR_LLC_LINK_UID_LEN);
 		m.u.confirm_link.max_links = take8(&c);
+		m.u.confirm_link.max_conns = take8(&c);
 		break;
 	case SMCR_LLC_TYPE_ADD_LINK:
 		m.u.add_link.resp = take8(&c) & 1;

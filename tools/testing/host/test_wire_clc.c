@@ -1384,6 +1384,173 @@ static void test_prop_v2_ext_offset_max(void)
 	CHECK_EQ(prop_decode_exact(b, n, &q), -EBADMSG);
 }
 
+/* Release 1 (Linux 6.12): the limits in the proposal's v2 extension and
+ * in the first contact extension, in bytes release 0 left zero, so the
+ * lengths stay those of the goldens
+ */
+static void test_release1(void)
+{
+	const struct golden *g = &goldens[G_PROP_V2_1EID];
+	struct smcr_clc_accept_confirm m, q;
+	struct smcr_clc_proposal p, r;
+	u8 b[GOLDEN_MAX];
+	size_t x;
+
+	golden_prop_v2_1eid_struct(&p);
+	p.v2_release = 1;
+	p.v2_max_conns = 16;
+	p.v2_max_links = 1;
+	p.v2_features = 0x0001;
+	CHECK_EQ(smcr_clc_proposal_encode(&p, b, sizeof(b)), g->len);
+	x = 52 + smcr_get_be16(b + 50);
+	CHECK_EQ(b[x + 3], 0x10);
+	CHECK_EQ(b[x + 24], 16);
+	CHECK_EQ(b[x + 25], 1);
+	CHECK_EQ(smcr_get_be16(b + x + 26), 0x0001);
+	CHECK(!memcmp(b + x + 28, g->msg + x + 28, 12));
+	CHECK_EQ(prop_decode_exact(b, g->len, &r), 0);
+	CHECK(!memcmp(&p, &r, sizeof(p)));
+	/* release 0's zeros decode as no limits */
+	CHECK_EQ(prop_decode_exact(g->msg, g->len, &r), 0);
+	CHECK(!r.v2_max_conns && !r.v2_max_links && !r.v2_features);
+
+	g = &goldens[G_ACC_V2_FC];
+	golden_acc_v2_fc_struct(&m);
+	m.fce.release = 1;
+	m.fce.max_conns = 255;
+	m.fce.max_links = 2;
+	m.fce.features = 0x0001;
+	m.fce.vendor_opts = 0x01020304;
+	CHECK_EQ(smcr_clc_accept_confirm_encode(&m, b, sizeof(b)), g->len);
+	CHECK_EQ(b[105], 0x21);
+	CHECK_EQ(b[140], 255);
+	CHECK_EQ(b[141], 2);
+	CHECK_EQ(smcr_get_be16(b + 142), 0x0001);
+	CHECK_EQ(smcr_get_be32(b + 144), 0x01020304);
+	CHECK_EQ(ac_decode_exact(b, g->len, &q), 0);
+	CHECK(!memcmp(&m, &q, sizeof(m)));
+	/* an extension of release 0's 36 bytes: no limits */
+	put_len_trl(b, 144);
+	CHECK_EQ(ac_decode_exact(b, 144, &q), 0);
+	CHECK(q.has_fce && q.fce.release == 1 && !q.fce.max_conns &&
+	      !q.fce.max_links && !q.fce.features);
+
+	/* a confirm: the GID list behind them */
+	g = &goldens[G_CONF_V2_FC1];
+	golden_conf_v2_fc1_struct(&m);
+	m.fce.release = 1;
+	m.fce.max_conns = 16;
+	m.fce.max_links = 1;
+	CHECK_EQ(smcr_clc_accept_confirm_encode(&m, b, sizeof(b)), g->len);
+	CHECK_EQ(b[140], 16);
+	CHECK_EQ(b[141], 1);
+	CHECK_EQ(b[156], 1);
+	CHECK(!memcmp(b + 160, g->msg + 160, SMCR_CLC_GID_LEN));
+	CHECK_EQ(ac_decode_exact(b, g->len, &q), 0);
+	CHECK(!memcmp(&m, &q, sizeof(m)));
+}
+
+/* one agreement of release 1: an end's own terms met with the peer's
+ * release and limits, the decline code and the terms it ends with
+ */
+struct terms_case {
+	struct smcr_clc_terms own;
+	u8 release, max_conns, max_links;
+	u32 rc;
+	struct smcr_clc_terms want;
+};
+
+#define TERMS_DEFAULT	{ 0, 255, 2 }
+
+/* server: the lower of each; release 0 on either side gives defaults */
+static const struct terms_case server_cases[] = {
+	{ { 1, 100, 1 }, 1, 16, 2, 0, { 1, 16, 1 } },
+	{ { 1, 100, 1 }, 0, 0, 0, 0, TERMS_DEFAULT },
+	{ { 0, 255, 2 }, 1, 16, 1, 0, TERMS_DEFAULT },
+	{ { 1, 255, 2 }, 7, 255, 2, 0, { 1, 255, 2 } },
+	{ { 1, 255, 2 }, 1, 15, 2, SMCR_CLC_DECL_MAXCONNERR, { 0 } },
+	{ { 1, 255, 2 }, 1, 0, 2, SMCR_CLC_DECL_MAXCONNERR, { 0 } },
+	{ { 1, 255, 2 }, 1, 16, 0, SMCR_CLC_DECL_MAXLINKERR, { 0 } },
+};
+
+/* client: what the server could have given, no more than proposed */
+static const struct terms_case client_cases[] = {
+	{ { 1, 255, 2 }, 1, 16, 1, 0, { 1, 16, 1 } },
+	{ { 1, 255, 2 }, 0, 0, 0, 0, TERMS_DEFAULT },
+	{ { 1, 255, 2 }, 2, 16, 1, SMCR_CLC_DECL_RELEASEERR, { 0 } },
+	{ { 0, 255, 2 }, 1, 16, 1, SMCR_CLC_DECL_RELEASEERR, { 0 } },
+	{ { 1, 255, 2 }, 1, 15, 1, SMCR_CLC_DECL_MAXCONNERR, { 0 } },
+	{ { 1, 100, 2 }, 1, 200, 1, SMCR_CLC_DECL_MAXCONNERR, { 0 } },
+	{ { 1, 255, 2 }, 1, 16, 3, SMCR_CLC_DECL_MAXLINKERR, { 0 } },
+	{ { 1, 255, 2 }, 1, 16, 0, SMCR_CLC_DECL_MAXLINKERR, { 0 } },
+};
+
+/* @c met as the server meets a Proposal, or as the client an Accept */
+static void check_terms_case(const struct terms_case *c, bool server)
+{
+	struct smcr_clc_proposal p = { .v2_release = c->release,
+				       .v2_max_conns = c->max_conns,
+				       .v2_max_links = c->max_links };
+	struct smcr_clc_fce fce = { .release = c->release,
+				    .max_conns = c->max_conns,
+				    .max_links = c->max_links };
+	struct smcr_clc_terms t = c->own;
+
+	CHECK_EQ(server ? smcr_clc_terms_server(&t, &p) :
+			  smcr_clc_terms_client(&t, &fce), c->rc);
+	CHECK(c->rc || !memcmp(&t, &c->want, sizeof(t)));
+}
+
+/* Release 1's agreement, as the server and as the client, and the
+ * messages that carry it: the Proposal, the first contact extension and
+ * the server's check of the Confirm
+ */
+static void test_terms(void)
+{
+	const struct smcr_clc_terms own = { 1, 255, 2 }, few = { 1, 16, 1 };
+	struct smcr_clc_accept_confirm conf;
+	struct smcr_clc_proposal p;
+	struct smcr_clc_fce fce;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(server_cases); i++)
+		check_terms_case(&server_cases[i], true);
+	for (i = 0; i < ARRAY_LEN(client_cases); i++)
+		check_terms_case(&client_cases[i], false);
+
+	/* the Proposal and the extension carry release 1's, release 0 none */
+	memset(&p, 0, sizeof(p));
+	smcr_clc_terms_propose(&own, &p);
+	CHECK(p.v2_release == 1 && p.v2_max_conns == 255 &&
+	      p.v2_max_links == 2 && !p.v2_features);
+	memset(&fce, 0, sizeof(fce));
+	smcr_clc_terms_fce(&few, &fce);
+	CHECK(fce.release == 1 && fce.max_conns == 16 && fce.max_links == 1);
+	memset(&p, 0, sizeof(p));
+	memset(&fce, 0, sizeof(fce));
+	smcr_clc_terms_propose(&smcr_clc_terms_default, &p);
+	smcr_clc_terms_fce(&smcr_clc_terms_default, &fce);
+	CHECK(!p.v2_release && !p.v2_max_conns && !p.v2_max_links);
+	CHECK(!fce.release && !fce.max_conns && !fce.max_links);
+
+	/* the server's check of the Confirm */
+	memset(&conf, 0, sizeof(conf));
+	CHECK(!smcr_clc_terms_confirmed(&few, &conf));
+	CHECK(smcr_clc_terms_confirmed(&smcr_clc_terms_default, &conf));
+	conf.has_fce = true;
+	smcr_clc_terms_fce(&few, &conf.fce);
+	CHECK(smcr_clc_terms_confirmed(&few, &conf));
+	conf.fce.max_links = 2;
+	CHECK(!smcr_clc_terms_confirmed(&few, &conf));
+	conf.fce.max_links = 1;
+	conf.fce.max_conns = 17;
+	CHECK(!smcr_clc_terms_confirmed(&few, &conf));
+	conf.fce.release = 0;
+	CHECK(!smcr_clc_terms_confirmed(&few, &conf));
+	/* release 0: the bytes after it are not looked at */
+	CHECK(smcr_clc_terms_confirmed(&smcr_clc_terms_default, &conf));
+}
+
 /* the bits of the first contact extension, and the short v2 tails */
 static void test_ac_v2_fce(void)
 {
@@ -1716,6 +1883,8 @@ static const struct wire_test tests[] = {
 	{ "proposal_v2_ext_offset_max", test_prop_v2_ext_offset_max },
 	{ "accept_confirm_v2_goldens", test_ac_v2_goldens },
 	{ "accept_confirm_v2_fce", test_ac_v2_fce },
+	{ "release1", test_release1 },
+	{ "terms", test_terms },
 	{ "v2_mutations", test_v2_mutations },
 	{ "v2_encode_invalid", test_v2_encode_invalid },
 	{ "truncation", test_truncation },

@@ -988,6 +988,28 @@ static void roundtrip(const struct smcr_llc_msg *m, u8 flags)
 	CHECK(!memcmp(b, with_rsn, sizeof(b)));
 }
 
+/* release 1 (Linux 6.12): the links and connections a version 2 group
+ * agreed on, in bytes 34 and 35; release 0 sent 0 in 35
+ */
+static void test_confirm_link_release1(void)
+{
+	struct smcr_llc_confirm_link d;
+	struct smcr_llc_msg m;
+	u8 b[SMCR_LLC_MSG_LEN];
+
+	golden_confirm_link_struct(&m);
+	m.u.confirm_link.max_links = 1;
+	m.u.confirm_link.max_conns = 16;
+	CHECK_EQ(smcr_llc_confirm_link_encode(&m.u.confirm_link, b, sizeof(b)),
+		 SMCR_LLC_MSG_LEN);
+	CHECK_EQ(b[34], 1);
+	CHECK_EQ(b[35], 16);
+	CHECK_EQ(b[36], 0);
+	CHECK_EQ(smcr_llc_confirm_link_decode(b, sizeof(b), &d), 0);
+	CHECK_EQ(d.max_links, 1);
+	CHECK_EQ(d.max_conns, 16);
+}
+
 static void test_roundtrip_extremes(void)
 {
 	struct smcr_llc_msg m;
@@ -998,6 +1020,7 @@ static void test_roundtrip_extremes(void)
 	m.u.confirm_link.qpn = 0xffffff;
 	m.u.confirm_link.link_num = 0xff;
 	m.u.confirm_link.max_links = 0xff;
+	m.u.confirm_link.max_conns = 0xfe;
 	roundtrip(&m, 0x83);
 	m.u.confirm_link.no_rmbe_eyec = false;
 	m.u.confirm_link.qpn = 0;
@@ -1296,7 +1319,7 @@ static void test_decode_lenient(void)
 	memcpy(b, golden_confirm_link, sizeof(b));
 	b[2] = 0xff;
 	b[3] |= 0x7c;
-	for (i = 35; i < SMCR_LLC_MSG_LEN; i++)
+	for (i = 36; i < SMCR_LLC_MSG_LEN; i++)
 		b[i] = 0xee;
 	golden_confirm_link_struct(&g);
 	CHECK_EQ(smcr_llc_decode(b, sizeof(b), &m), 0);
@@ -1497,6 +1520,7 @@ static const struct wire_test tests[] = {
 	{ "v2_length", test_v2_length },
 	{ "v2_reject", test_v2_reject },
 	{ "roundtrip_extremes", test_roundtrip_extremes },
+	{ "confirm_link_release1", test_confirm_link_release1 },
 	{ "hdr", test_hdr },
 	{ "wrong_type", test_wrong_type },
 	{ "unknown_types", test_unknown_types },

@@ -25,6 +25,11 @@
 #            loses RoCE on eth1: the idle link on rxe1 fails, leaves both
 #            sides' group (DELETE LINK of one link), which goes on over
 #            rxe0 with no connection aborted
+#   v21      ours on both sides in SMC release 1 (release=1), SMC-Rv2,
+#            the client with max_links=1: the first contact agrees on
+#            one link per group (smcr_lgr_create: release=1 max_links=1
+#            on both sides), the server offers no second link (no ADD
+#            LINK), three connections share the single group
 #   failover ours on both sides with max_links=2, SMC-Rv2, three
 #            times: two connections stream 48 MiB each way at once, one
 #            on each link (the server starts a connection on the link
@@ -289,6 +294,33 @@ ours2() {
 	[[ $v == v2 ]] && lose_eth1 "$port"
 	barrier "ours2-$v-done" 60
 	unload "ours2 $v"
+}
+
+# v21: SMC release 1 ("SMC v2.1") between two instances of ours, SMC-Rv2:
+# the client (a) takes one link per group (max_links=1), the server two;
+# the first contact agrees on one, and the server offers no second link
+v21() {
+	local ml=2 links
+	[[ $SMCR_ROLE == a ]] && ml=1
+	tap_check "v21: insmod smcr.ko release=1 max_links=$ml ($SMCR_ROLE)" \
+		insmod "$KO" release=1 max_links=$ml \
+		lgr_idle_time="$(tscale 120)" add_link_retry=2 || return
+	trace_on
+	tap_check "v21: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
+	barrier v21-up 60
+	pair v21 7450 "$SMCR_PEER_IP" 4M 3
+	sleep "$(tscale 6)"
+	links=$("$SMCR" link)
+	printf '%s\n' "$links" | sed 's/^/# v21: /'
+	grep -E 'smcr_lgr_create|ADD_LINK' $TRACE/trace | sed 's/^ */# /'
+	tap_check "v21: one group of release 1, one link agreed on ($SMCR_ROLE)" \
+		bash -c "grep -c 'smcr_lgr_create: .* v2 release=1 conns=0 max_conns=255 max_links=1$' $TRACE/trace | grep -qx 1"
+	tap_check "v21: no second link offered, one link on rxe0 ($SMCR_ROLE)" \
+		bash -c "! grep -q 'ADD_LINK' $TRACE/trace && test \"\$($SMCR link | grep -c '^ib_dev ')\" -eq 1"
+	tap_check "v21: smcr linkgroup: a single group ($SMCR_ROLE)" \
+		bash -c "$SMCR linkgroup | grep -q '^type single$'"
+	barrier v21-done 60
+	unload "v21"
 }
 
 # dev_conns DEV: the connections on our link over DEV (smcr link)
@@ -824,6 +856,7 @@ verbs
 ours
 ours2 v1
 ours2 v2
+v21
 failover eth1
 failover eth0
 readd
