@@ -13,7 +13,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 # test-only module the selftests load: it makes a function fail
 FAIL_FUNC := $(CURDIR)/tools/testing/selftests/net/smc/fail_func
 
-.PHONY: all modules clean check sparse host-test fuzz selftests tools test demo \
+.PHONY: all modules clean distclean check sparse host-test fuzz selftests tools test demo \
 	install
 
 all: modules
@@ -26,10 +26,24 @@ sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
 	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) C=2 modules
 
+# Kbuild's own clean of an external module deletes every object file
+# below it, and so scripts/debug-kernel's kernel tree under build/ (half an
+# hour to build again): the module's files are removed here instead, and
+# build/ but that tree. distclean removes it too.
+KBUILD_OUTPUTS := -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+	-o -name '*.mod.c' -o -name '.*.cmd' -o -name '.*.d' \
+	-o -name modules.order -o -name Module.symvers
+
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	$(MAKE) -C $(KDIR) M=$(FAIL_FUNC) clean
+	find . \( -path ./build -o -path ./.git \) -prune -o -type f \
+		\( $(KBUILD_OUTPUTS) \) -print0 | xargs -0r rm -f
 	$(MAKE) -C tools/testing/host clean
+	if [ -d build ]; then \
+		find build -mindepth 1 -maxdepth 1 ! -name debug-kernel \
+			-exec rm -rf {} +; \
+	fi
+
+distclean: clean
 	rm -rf build
 
 host-test:
