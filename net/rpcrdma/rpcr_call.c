@@ -649,6 +649,10 @@ static bool rpcr_reply_err_resource(struct rpcr_xprt *rx,
 	    rpcr_req(rqst)->reply_sends < 2)
 		return false;
 	WRITE_ONCE(rx->no_more_reply, true);
+	/* the error was the whole answer: no more Sends of it to come, so
+	 * a task that ends before it goes again gives its credits back
+	 */
+	rpcr_req(rqst)->reply_sends = 1;
 	return true;
 }
 

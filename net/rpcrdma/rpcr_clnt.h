@@ -151,9 +151,10 @@ struct rpcr_xprt {
  * @reply: the Reply chunk offered, if @has_reply
  * @has_reply: a Reply chunk was offered
  * @vers: the version its header was sent in
- * @resend: the server answered ERR_VERS: the call goes again, in the
- *	version it named, on the same connection (its credit came back);
- *	set by the reply handler, cleared once it is sent
+ * @resend: the server answered ERR_VERS, or ERR_REPLY_RESOURCE to a
+ *	continued reply it was granted: the call goes again, in the version
+ *	named or with a Reply chunk, on the same connection (its credit
+ *	came back); set by the reply handler, cleared once it is sent
  * @spare: the buffer is of RPCR_REQ_SPARE_SIZE bytes, kept when freed
  * @borrowed: credits its continued Sends, and those of the continued
  *	reply it invites, took beyond its own, under the transport's
