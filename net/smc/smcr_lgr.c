@@ -4,7 +4,8 @@
  *
  * RFC 7609 §3.5.1 and §3.5.2: the first connection to a peer creates a
  * link group with one link; later connections to the same peer reuse it
- * (no new QP), up to SMCR_LGR_CONNS_MAX of them (§3.5.3: then a new group).
+ * (no new QP), up to SMCR_LGR_CONNS_MAX of them (§3.5.3: then a new group),
+ * or as many as SMC release 1 agreed on (smcr_lgr_conns_max()).
  * A group without connections stays a while for the next one, then goes.
  * A group may get a second link (smcr_links.c): entries of lgr->lnk.
  *
@@ -497,6 +498,16 @@ static bool smcr_lgr_same_peer(struct smcr_lgr *lgr, bool server,
 /* A listed group to the peer that is active, else one still being set
  * up (@setup), each with a reference
  */
+/* The connections a group takes: as many as its first contact agreed on
+ * (SMC release 1) where we are the server, who places them; the client
+ * follows the server's choice, as Linux's does, since the two ends take
+ * a closing connection off the group at different times.
+ */
+static int smcr_lgr_conns_max(const struct smcr_lgr *lgr)
+{
+	return lgr->server ? lgr->agreed.max_conns : SMCR_LGR_CONNS_MAX;
+}
+
 static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 					const u8 *peer_id, const u8 *peer_gid,
 					u32 peer_qpn, struct smcr_lgr **setup)
@@ -511,7 +522,7 @@ static struct smcr_lgr *smcr_lgr_lookup(bool server, u8 version,
 		if (!smcr_lgr_same_peer(lgr, server, version, peer_id,
 					peer_gid, peer_qpn) ||
 		    lgr->terminating || state == SMCR_LINK_DOWN ||
-		    lgr->conns_num >= lgr->agreed.max_conns)
+		    lgr->conns_num >= smcr_lgr_conns_max(lgr))
 			continue;
 		if (state == SMCR_LINK_ACTIVE) {
 			found = lgr;
@@ -605,7 +616,7 @@ static struct smcr_lgr *smcr_lgr_hs_pending(struct smcr_lgr *new,
  * has it: a handshake whose worker ran late still comes first. Within a
  * group the tickets keep that order. A group opened while another one to
  * the same peer still has handshakes under way (the client's first group
- * is full, SMCR_LGR_CONNS_MAX) makes its first handshake wait for those
+ * is full, smcr_lgr_conns_max()) makes its first handshake wait for those
  * too (@lgr->hs_after).
  *
  * The ticket holds a reference on the group until smcr_lgr_hs_done().
@@ -1172,7 +1183,7 @@ int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	else if (!smcr_lgr_link_in_use(link))
 		link = NULL;
 	if (!link || lgr->terminating ||
-	    lgr->conns_num >= lgr->agreed.max_conns) {
+	    lgr->conns_num >= smcr_lgr_conns_max(lgr)) {
 		spin_unlock_bh(&lgr->lock);
 		return -ENOSPC;
 	}

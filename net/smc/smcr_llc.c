@@ -427,12 +427,12 @@ static void smcr_llc_fill_confirm(struct smcr_link *link,
 	cl->qpn = link->qp->qp_num;
 	cl->link_num = link->link_id;
 	memcpy(cl->link_uid, &uid, sizeof(cl->link_uid));
-	cl->max_links = 1;
-	/* SMC release 1 (Linux 6.12): what the group agreed on, unread */
-	if (link->lgr->agreed.release >= SMCR_CLC_RELEASE_1) {
-		cl->max_links = link->lgr->agreed.max_links;
+	/* unread by Linux: 2 as it sends; in SMC release 1 (Linux 6.12)
+	 * what the group agreed on, with the connections
+	 */
+	cl->max_links = link->lgr->agreed.max_links;
+	if (link->lgr->agreed.release >= SMCR_CLC_RELEASE_1)
 		cl->max_conns = link->lgr->agreed.max_conns;
-	}
 }
 
 /* §3.5.1.5: the peer's CONFIRM LINK must name the QP we know it by; its

@@ -829,9 +829,7 @@ int smcr_clc_decline_decode(const u8 *buf, size_t len,
  * repeats them. Linux 6.1 (release 0) sends zero in those bytes.
  */
 
-/**
- * smcr_clc_terms_default - the terms of a group of release 0 or version 1
- */
+/* the terms of a group of release 0 or of version 1 */
 const struct smcr_clc_terms smcr_clc_terms_default = {
 	.release	= 0,
 	.max_conns	= SMCR_CLC_CONNS_MAX,
