@@ -82,6 +82,13 @@ static void smcr_buf_unmap(struct smcr_link *link, struct smcr_buf *buf,
 	buf->dma[link->idx] = 0;
 }
 
+/* the bytes of @lgr's RMBs (@dir from the device) or send buffers */
+static atomic_long_t *smcr_buf_alloc_bytes(struct smcr_lgr *lgr,
+					   enum dma_data_direction dir)
+{
+	return dir == DMA_FROM_DEVICE ? &lgr->alloc_rmbs : &lgr->alloc_sndbufs;
+}
+
 /* Free @buf's memory, mappings and regions: it is empty afterwards */
 static void smcr_buf_release(struct smcr_lgr *lgr, struct smcr_buf *buf,
 			     enum dma_data_direction dir)
@@ -93,6 +100,7 @@ static void smcr_buf_release(struct smcr_lgr *lgr, struct smcr_buf *buf,
 	if (buf->cpu) {
 		free_pages((unsigned long)buf->cpu, get_order(buf->size));
 		atomic_sub(1 << get_order(buf->size), &smcr_buf_pages);
+		atomic_long_sub(buf->size, smcr_buf_alloc_bytes(lgr, dir));
 	}
 	memset(buf, 0, sizeof(*buf));
 }
@@ -303,6 +311,11 @@ void smcr_buf_conn_free(struct smcr_lgr *lgr, struct smcr_sock *smc,
 	bool keep;
 
 	lockdep_assert_held(&lgr->links_lock);
+	if (conn->bufs_counted) {
+		smcr_stats_buf_put(smc, true, conn->rmb.size);
+		smcr_stats_buf_put(smc, false, conn->sndbuf.size);
+		conn->bufs_counted = false;
+	}
 	/* a spare RMB is registered wherever it is mapped */
 	keep = rmb_done && conn->rmb.registered == conn->rmb.mapped;
 	slot = conn->rmb_slot;
@@ -381,6 +394,7 @@ static int smcr_buf_get(struct smcr_link *link, struct smcr_buf *buf,
 	if (!new.cpu)
 		return -ENOMEM;
 	atomic_add(1 << get_order(size), &smcr_buf_pages);
+	atomic_long_add(size, smcr_buf_alloc_bytes(link->lgr, dir));
 	rc = smcr_buf_map(link, &new, dir);
 	if (rc) {
 		smcr_buf_release(link->lgr, &new, dir);
@@ -513,6 +527,7 @@ int smcr_buf_alloc(struct smcr_sock *smc)
 		return rc;
 	smcr_stats_buf(smc, true, conn->rmb.size, rmb_reused);
 	smcr_stats_buf(smc, false, conn->sndbuf.size, sndbuf_reused);
+	conn->bufs_counted = true;
 	/* SO_RCVBUF and SO_SNDBUF now tell what the connection got */
 	WRITE_ONCE(sk->sk_rcvbuf, 2 * conn->rmb.size);
 	WRITE_ONCE(sk->sk_sndbuf, 2 * conn->sndbuf.size);

@@ -105,6 +105,9 @@ struct smcr_rtoken {
  * @last_link_id: the link id last given to a new link; under @links_lock
  * @had_links: a further link came up once; under @links_lock
  * @add_fails: the adder's offers that failed in a row; under @links_lock
+ * @alloc_rmbs: bytes of the group's RMBs, in use, spare, retiring or
+ *	freed not yet, as Linux 6.12 reports them (SMC_NLA_LGR_R_RMB_ALLOC)
+ * @alloc_sndbufs: the same of its send buffers, parked ones too
  * @add_asked: the adder is to try now, whatever its retry interval: the
  *	client asked for a link (REQUEST ADD LINK), or a port came up.
  *	Set where @links_lock may not be taken (a link's request work,
@@ -150,6 +153,8 @@ struct smcr_lgr {
 	u8			last_link_id;
 	bool			had_links;
 	u8			add_fails;
+	atomic_long_t		alloc_rmbs;
+	atomic_long_t		alloc_sndbufs;
 	atomic_t		add_asked;
 	struct work_struct	drop_work;
 };
@@ -244,6 +249,9 @@ static inline struct smcr_link *smcr_lgr_primary(struct smcr_lgr *lgr)
  * @sndbuf: where sendmsg stages data before the RDMA write
  * @rmb_slot: slot for @rmb (struct smcr_buf_slot)
  * @sndbuf_slot: slot for @sndbuf
+ * @bufs_counted: @rmb and @sndbuf count in the namespace's buffers in
+ *	use (smcr_stats_buf()), until smcr_buf_conn_free(); under the
+ *	socket lock
  * @peer_token: the peer's alert token
  * @peer_rkey: rkey of the peer's RMB
  * @peer_rmb: address of the peer's RMB element
@@ -297,6 +305,7 @@ struct smcr_conn {
 	struct smcr_buf		sndbuf;
 	struct smcr_buf_slot	*rmb_slot;
 	struct smcr_buf_slot	*sndbuf_slot;
+	bool			bufs_counted;
 	u32			peer_token;
 	u32			peer_rkey;
 	u64			peer_rmb;

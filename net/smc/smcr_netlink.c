@@ -151,6 +151,7 @@ enum smcr_nl_kind {
 	SMCR_NL_U16,
 	SMCR_NL_U32,
 	SMCR_NL_U64,
+	SMCR_NL_UINT,
 	SMCR_NL_STR,
 	SMCR_NL_NEST,
 };
@@ -161,7 +162,9 @@ struct smcr_nl_table;
  * struct smcr_nl_attr - an attribute a table puts
  * @type: its type
  * @kind: enum smcr_nl_kind, the type of its field: u8, u16, u32, u64, a
- *	NUL-terminated string, or a structure for the table @nest
+ *	u64 put in 4 bytes where it fits and else in 8 unpadded (the
+ *	NLA_UINT of Linux 6.7 on), a NUL-terminated string, or a structure
+ *	for the table @nest
  * @off: offset of the field in the structure the table reads
  * @cond: 0 to put it always; else 1 + the offset of a bool that says
  *	whether to put it
@@ -217,6 +220,14 @@ static int smcr_nl_put_nest(struct sk_buff *skb, int type,
 	return 0;
 }
 
+/* NLA_UINT: 4 bytes for a value that fits, else 8 with no padding */
+static int smcr_nl_put_uint(struct sk_buff *skb, int type, u64 v)
+{
+	if (v <= U32_MAX)
+		return nla_put_u32(skb, type, v);
+	return nla_put(skb, type, sizeof(v), &v);
+}
+
 static int smcr_nl_put_table(struct sk_buff *skb,
 			     const struct smcr_nl_table *t, const void *obj)
 {
@@ -241,6 +252,9 @@ static int smcr_nl_put_table(struct sk_buff *skb,
 		case SMCR_NL_U64:
 			rc = nla_put_u64_64bit(skb, a->type, *(const u64 *)p,
 					       t->pad);
+			break;
+		case SMCR_NL_UINT:
+			rc = smcr_nl_put_uint(skb, a->type, *(const u64 *)p);
 			break;
 		case SMCR_NL_STR:
 			rc = nla_put_string(skb, a->type, (const char *)p);
@@ -293,9 +307,24 @@ static const struct smcr_nl_attr smcr_nl_lgr_v2_attrs[] = {
 static const struct smcr_nl_table smcr_nl_lgr_v2_table =
 	SMCR_NL_TABLE(smcr_nl_lgr_v2_attrs, 0);
 
-/* SMC_NLA_LGR_R_V2 */
+/* SMC_NLA_LGR_R_V2; SMC release 1's limits where the kernel's smc.ko
+ * reports them (6.12)
+ */
+struct smcr_nl_lgr_r_v2 {
+	u8	direct;
+	u8	max_conns;
+	u8	max_links;
+};
+
 static const struct smcr_nl_attr smcr_nl_lgr_r_v2_attrs[] = {
-	{ .type = SMC_NLA_LGR_R_V2_DIRECT, .kind = SMCR_NL_U8 },
+	SMCR_NL_VAL(SMC_NLA_LGR_R_V2_DIRECT, U8, struct smcr_nl_lgr_r_v2,
+		    direct),
+#ifdef SMCR_HAVE_SMC_V21
+	SMCR_NL_VAL(SMC_NLA_LGR_R_V2_MAX_CONNS, U8, struct smcr_nl_lgr_r_v2,
+		    max_conns),
+	SMCR_NL_VAL(SMC_NLA_LGR_R_V2_MAX_LINKS, U8, struct smcr_nl_lgr_r_v2,
+		    max_links),
+#endif
 	{ }
 };
 
@@ -312,9 +341,12 @@ static const struct smcr_nl_table smcr_nl_lgr_r_v2_table =
  * @vlan: 0: no VLAN
  * @net_cookie: cookie of the RoCE device's namespace
  * @pnetid: its port's PNET ID when it was created
- * @is_v2: an SMC-Rv2 group: @v2 and @direct are put
+ * @sndbuf_alloc: bytes of its send buffers (6.12 on)
+ * @rmb_alloc: bytes of its RMBs (6.12 on)
+ * @is_v2: an SMC-Rv2 group: @v2 and @r_v2 are put
  * @v2: the SMC-Rv2 values
- * @direct: the peer is reached without a gateway (SMC_NLA_LGR_R_V2)
+ * @r_v2: the peer is reached without a gateway, what release 1 agreed
+ *	on (SMC_NLA_LGR_R_V2)
  */
 struct smcr_nl_lgr {
 	u32			id;
@@ -325,9 +357,11 @@ struct smcr_nl_lgr {
 	u8			vlan;
 	u64			net_cookie;
 	char			pnetid[SMCR_NL_PNETID_LEN + 1];
+	u64			sndbuf_alloc;
+	u64			rmb_alloc;
 	bool			is_v2;
 	struct smcr_nl_lgr_v2	v2;
-	u8			direct;
+	struct smcr_nl_lgr_r_v2	r_v2;
 };
 
 static const struct smcr_nl_attr smcr_nl_lgr_attrs[] = {
@@ -340,9 +374,15 @@ static const struct smcr_nl_attr smcr_nl_lgr_attrs[] = {
 	SMCR_NL_VAL(SMC_NLA_LGR_R_NET_COOKIE, U64, struct smcr_nl_lgr,
 		    net_cookie),
 	SMCR_NL_VAL(SMC_NLA_LGR_R_PNETID, STR, struct smcr_nl_lgr, pnetid),
+#ifdef SMCR_HAVE_SMC_V21
+	SMCR_NL_VAL(SMC_NLA_LGR_R_SNDBUF_ALLOC, UINT, struct smcr_nl_lgr,
+		    sndbuf_alloc),
+	SMCR_NL_VAL(SMC_NLA_LGR_R_RMB_ALLOC, UINT, struct smcr_nl_lgr,
+		    rmb_alloc),
+#endif
 	SMCR_NL_NEST_IF(SMC_NLA_LGR_R_V2_COMMON, struct smcr_nl_lgr, v2,
 			smcr_nl_lgr_v2_table, is_v2),
-	SMCR_NL_NEST_IF(SMC_NLA_LGR_R_V2, struct smcr_nl_lgr, direct,
+	SMCR_NL_NEST_IF(SMC_NLA_LGR_R_V2, struct smcr_nl_lgr, r_v2,
 			smcr_nl_lgr_r_v2_table, is_v2),
 	{ }
 };
@@ -440,6 +480,8 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 	info->buf_type = SMCR_NL_BUF_PHYS;
 	info->net_cookie = read_pnet(&ibdev->coredev.rdma_net)->net_cookie;
 	smcr_nl_str(info->pnetid, first->port.pnetid, SMCR_NL_PNETID_LEN);
+	info->sndbuf_alloc = atomic_long_read(&lgr->alloc_sndbufs);
+	info->rmb_alloc = atomic_long_read(&lgr->alloc_rmbs);
 	if (lgr->version != SMCR_CLC_V2)
 		return;
 	info->is_v2 = true;
@@ -448,7 +490,9 @@ static void smcr_nl_lgr_info(const struct smcr_lgr *lgr,
 	info->v2.os = lgr->peer_os;
 	smcr_nl_str(info->v2.host, lgr->peer_host, SMC_MAX_HOSTNAME_LEN);
 	smcr_nl_str(info->v2.eid, lgr->eid, SMC_MAX_EID_LEN);
-	info->direct = !lgr->uses_gateway;
+	info->r_v2.direct = !lgr->uses_gateway;
+	info->r_v2.max_conns = lgr->agreed.max_conns;
+	info->r_v2.max_links = lgr->agreed.max_links;
 }
 
 /* A link the dump of links lists: false for one that is down */
@@ -805,6 +849,12 @@ static const struct smcr_nl_attr smcr_nl_tech_attrs[] = {
 	SMCR_NL_TECH(SMC_NLA_STATS_T_SRV_V2_SUCC, v2_ok[SMCR_STATS_SRV]),
 	SMCR_NL_TECH(SMC_NLA_STATS_T_RX_BYTES, rx.bytes),
 	SMCR_NL_TECH(SMC_NLA_STATS_T_TX_BYTES, tx.bytes),
+#ifdef SMCR_HAVE_SMC_V21
+	SMCR_NL_VAL(SMC_NLA_STATS_T_RX_RMB_USAGE, UINT, struct smcr_stats_tech,
+		    rx.usage),
+	SMCR_NL_VAL(SMC_NLA_STATS_T_TX_RMB_USAGE, UINT, struct smcr_stats_tech,
+		    tx.usage),
+#endif
 	SMCR_NL_TECH(SMC_NLA_STATS_T_RX_CNT, rx.calls),
 	SMCR_NL_TECH(SMC_NLA_STATS_T_TX_CNT, tx.calls),
 	SMCR_NL_TECH(SMC_NLA_STATS_T_SENDPAGE_CNT, sendpage),

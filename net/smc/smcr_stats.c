@@ -176,19 +176,35 @@ void smcr_stats_splice(struct smcr_sock *smc)
  * @rx: its RMB, else its send buffer
  * @size: bytes
  * @reused: a spare of its link group, else new memory
+ *
+ * Its bytes count as in use until smcr_stats_buf_put().
  */
 void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size, bool reused)
 {
 	struct smcr_stats __percpu *st = smcr_stats_of(smc);
-	struct smcr_stats_bufs __percpu *b = rx ? &st->smcr.rx.bufs :
-						  &st->smcr.tx.bufs;
+	struct smcr_stats_dir __percpu *d = rx ? &st->smcr.rx : &st->smcr.tx;
 
 	if (reused)
-		this_cpu_inc(b->reuse);
+		this_cpu_inc(d->bufs.reuse);
 	else
-		this_cpu_inc(b->alloc);
+		this_cpu_inc(d->bufs.alloc);
 	if (size)
-		this_cpu_inc(b->size.n[smcr_stats_class(size)]);
+		this_cpu_inc(d->bufs.size.n[smcr_stats_class(size)]);
+	this_cpu_add(d->usage, size);
+}
+
+/**
+ * smcr_stats_buf_put() - a connection gave back a buffer it got
+ * @smc: the connection
+ * @rx: its RMB, else its send buffer
+ * @size: bytes, as smcr_stats_buf() counted them
+ */
+void smcr_stats_buf_put(struct smcr_sock *smc, bool rx, u32 size)
+{
+	struct smcr_stats __percpu *st = smcr_stats_of(smc);
+	struct smcr_stats_dir __percpu *d = rx ? &st->smcr.rx : &st->smcr.tx;
+
+	this_cpu_sub(d->usage, (u64)size);
 }
 
 /**

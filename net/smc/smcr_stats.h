@@ -56,10 +56,13 @@ struct smcr_stats_bufs {
  * @payload: calls that moved data, by the length asked (send) or
  *	moved (receive)
  * @bufs: send buffers (tx) or RMBs (rx)
+ * @usage: bytes of those the namespace's connections hold now (Linux
+ *	6.12's RMB usage); per CPU it may wrap, the sum does not
  */
 struct smcr_stats_dir {
 	u64			bytes;
 	u64			calls;
+	u64			usage;
 	struct smcr_stats_sizes	payload;
 	struct smcr_stats_bufs	bufs;
 };
@@ -132,6 +135,7 @@ void smcr_stats_tx(struct smcr_sock *smc, int flags, size_t len, int rc);
 void smcr_stats_rx(struct smcr_sock *smc, int flags, int rc);
 void smcr_stats_splice(struct smcr_sock *smc);
 void smcr_stats_buf(struct smcr_sock *smc, bool rx, u32 size, bool reused);
+void smcr_stats_buf_put(struct smcr_sock *smc, bool rx, u32 size);
 
 /* What a send or receive call found of the buffers (smcr_stats_bufs) */
 enum smcr_stats_buf_event {

@@ -21,6 +21,8 @@
  *   smcr_max_conns_per_lgr  connections a link group of version 2 takes
  *                           at most, proposed on first contact (16-255)
  *   smcr_max_links_per_lgr  links it may have (1-2), the same way
+ *   limit_smc_hs            the namespace's handshake limitation flag
+ *                           (0-1), which SMC_GEN_NETLINK sets too
  *
  * A new namespace starts with the defaults, not with its creator's values.
  * The sysctl core writes each value whole; readers use READ_ONCE().
@@ -32,6 +34,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "smcr_stats.h"
 #include "smcr_sysctl.h"
 #include "smcr_wire_clc.h"
 
@@ -45,6 +48,9 @@
  * @rmem: net.smc.rmem, bytes
  * @max_conns: net.smc.smcr_max_conns_per_lgr
  * @max_links: net.smc.smcr_max_links_per_lgr
+ * @limit_hs: where net.smc.limit_smc_hs points, unused: the value is
+ *	smcr_stats_hs_limited() of @net
+ * @net: the namespace
  */
 struct smcr_sysctl_net {
 	struct ctl_table_header	*hdr;
@@ -55,6 +61,8 @@ struct smcr_sysctl_net {
 	int			rmem;
 	int			max_conns;
 	int			max_links;
+	int			limit_hs;
+	struct net		*net;
 };
 
 /* Linux's defaults */
@@ -76,6 +84,31 @@ static int smcr_sysctl_mem_max = INT_MAX / 2;
 static int smcr_sysctl_conns_min = SMCR_CLC_CONNS_MIN;
 static int smcr_sysctl_conns_max = SMCR_CLC_CONNS_MAX;
 static int smcr_sysctl_links_max = SMCR_CLC_LINKS_MAX;
+
+/* net.smc.limit_smc_hs reads and sets the flag SMC_GEN_NETLINK's
+ * ENABLE_HS_LIMITATION and DISABLE_HS_LIMITATION do
+ */
+#ifdef SMCR_HAVE_CONST_CTL_TABLE
+static int smcr_sysctl_limit_hs(const struct ctl_table *t, int write,
+				void *buf, size_t *len, loff_t *ppos)
+#else
+static int smcr_sysctl_limit_hs(struct ctl_table *t, int write,
+				void *buf, size_t *len, loff_t *ppos)
+#endif
+{
+	struct smcr_sysctl_net *sn = container_of((int *)t->data,
+						  struct smcr_sysctl_net,
+						  limit_hs);
+	struct ctl_table tmp = *t;
+	int val, rc;
+
+	val = smcr_stats_hs_limited(sn->net);
+	tmp.data = &val;
+	rc = proc_dointvec_minmax(&tmp, write, buf, len, ppos);
+	if (!rc && write)
+		smcr_stats_set_hs_limited(sn->net, val);
+	return rc;
+}
 #endif
 
 static unsigned int smcr_sysctl_net_id __read_mostly;
@@ -110,6 +143,8 @@ static struct ctl_table smcr_sysctl_template[] = {
 		    &smcr_sysctl_conns_min, &smcr_sysctl_conns_max),
 	SMCR_SYSCTL("smcr_max_links_per_lgr", max_links, proc_dointvec_minmax,
 		    SYSCTL_ONE, &smcr_sysctl_links_max),
+	SMCR_SYSCTL("limit_smc_hs", limit_hs, smcr_sysctl_limit_hs,
+		    SYSCTL_ZERO, SYSCTL_ONE),
 #endif
 	{ }	/* kernels before 6.11 look for the end */
 };
@@ -176,6 +211,7 @@ static int __net_init smcr_sysctl_net_init(struct net *net)
 	int i;
 
 	*sn = smcr_sysctl_defaults;
+	sn->net = net;
 	t = kmemdup(smcr_sysctl_template, sizeof(smcr_sysctl_template),
 		    GFP_KERNEL);
 	if (!t)

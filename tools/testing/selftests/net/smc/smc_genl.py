@@ -375,13 +375,16 @@ def main():
     _, shapes = form("stats", GET_STATS, {(GET_STATS, GEN_STATS)}, one=True,
                      log_shape=True)
     # each technology: buffer counts tx and rx, payload sizes tx and rx,
-    # buffer sizes tx and rx, then the values, all u64, in Linux's order
+    # buffer sizes tx and rx, then the values, all u64, in Linux's order;
+    # release 1 (6.12) has the buffers in use after the bytes, NLA_UINT
+    # of 4 bytes while they are that small
     bufs = " ".join("%d:8" % t for t in (5, 1, 2, 3, 4, 6, 7))
     sizes = " ".join("%d:8" % t for t in range(1, 10))
+    usage = ["20:4", "21:4"] if kernel_release() else []
+    values = ["%d:8" % t for t in (7, 8, 9, 10, 16, 17)] + usage + \
+        ["%d:8" % t for t in (18, 19, 11, 13, 14, 12, 15)]
     tech = "5{%s} 6{%s} 3{%s} 4{%s} 1{%s} 2{%s} %s" % (
-        bufs, bufs, sizes, sizes, sizes, sizes,
-        " ".join("%d:8" % t for t in (7, 8, 9, 10, 16, 17, 18, 19, 11, 13,
-                                      14, 12, 15)))
+        bufs, bufs, sizes, sizes, sizes, sizes, " ".join(values))
     tap(shapes == ["7{1{%s} 2{%s} 3:8 4:8}" % (tech, tech)],
         "stats: Linux's nests, order and sizes", repr(shapes))
     msgs, shapes = form("fallback stats", GET_FBACK_STATS,

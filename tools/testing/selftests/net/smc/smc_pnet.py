@@ -289,6 +289,17 @@ SYSCTLS = [
       ("1073741824", False), ("262144", True)]),
 ]
 
+# and where the kernel's smc.ko has SMC release 1 (6.12), its three
+SYSCTLS_REL1 = [
+    ("smcr_max_conns_per_lgr", "255",
+     [("16", True), ("15", False), ("256", False), ("100", True)]),
+    ("smcr_max_links_per_lgr", "2",
+     [("1", True), ("0", False), ("3", False)]),
+    ("limit_smc_hs", "0",
+     [("1", True), ("2", False), ("-1", False)]),
+]
+
+
 
 def sysctls(tap, log):
     """Read, write out of and in range, read back, restore."""
@@ -307,10 +318,12 @@ def sysctls(tap, log):
         except OSError as e:
             return e.errno
 
+    want = SYSCTLS + (SYSCTLS_REL1 if smc_genl.kernel_release() else [])
     tap(sorted(os.listdir("/proc/sys/net/smc")) ==
-        sorted(n for n, _, _ in SYSCTLS), "net/smc has the five sysctls",
+        sorted(n for n, _, _ in want),
+        "net/smc has the %d sysctls of the kernel's smc.ko" % len(want),
         repr(os.listdir("/proc/sys/net/smc")))
-    for n, default, writes in SYSCTLS:
+    for n, default, writes in want:
         got = read(n)
         log.append("%s: %s" % (n, got))
         tap(got == default, "%s is %s" % (n, default), "got " + got)
