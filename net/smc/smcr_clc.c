@@ -429,7 +429,7 @@ static int smcr_clc_take_peer(struct smcr_sock *smc,
 	struct smcr_conn *conn = &smc->conn;
 	u32 size = smcr_clc_rmbe_size_decompress(m->rmbe_size);
 
-	if (m->rmbe_idx < 1 || !size)
+	if (m->rmbe_idx < 1)
 		return -EPROTO;
 	conn->peer_token = m->rmbe_alert_token;
 	conn->peer_rkey = m->rmb_rkey;

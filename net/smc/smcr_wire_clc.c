@@ -978,17 +978,16 @@ u8 smcr_clc_rmbe_size_compress(u32 bytes)
  * smcr_clc_rmbe_size_decompress() - 4 bit RMBE size code to bytes
  * @code: compressed size; only the low four bits are used
  *
- * RFC 7609 A.2.3 "Bsize": the largest size the architecture supports is
- * 512 KiB; a peer naming a larger one breaks the protocol.
+ * RFC 7609 A.2.3 "Bsize" names 512 KiB the largest size, but Linux 6.12
+ * sizes a peer's RMB up to the largest code, 15 (512 MiB), from its
+ * net.smc.rmem and SO_RCVBUF, in either version: so the peer's size is
+ * taken as the code says (ours are never more than 512 KiB).
  *
- * Return: 16 KiB << @code, or 0 for a code past SMCR_CLC_RMBE_CODE_MAX.
+ * Return: 16 KiB << @code, at most SMCR_CLC_RMBE_PEER_MAX.
  */
 u32 smcr_clc_rmbe_size_decompress(u8 code)
 {
-	code &= SMCR_NIBBLE_MAX;
-	if (code > SMCR_CLC_RMBE_CODE_MAX)
-		return 0;
-	return SMCR_CLC_RMBE_MIN_SIZE << code;
+	return SMCR_CLC_RMBE_MIN_SIZE << (code & SMCR_NIBBLE_MAX);
 }
 
 /**

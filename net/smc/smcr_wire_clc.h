@@ -141,10 +141,12 @@ extern const struct smcr_clc_terms smcr_clc_terms_default;
 #define SMCR_CLC_OS_AIX		3
 
 /* Compressed RMBE size (A.2.3 "Bsize"): size = 16 KiB << code.  The
- * RFC caps SMC-R at 512 KiB, i.e. code 5.
+ * RFC caps SMC-R at 512 KiB, i.e. code 5, as ours are; Linux 6.12's may
+ * have any code, up to 512 MiB.
  */
 #define SMCR_CLC_RMBE_MIN_SIZE	16384u
 #define SMCR_CLC_RMBE_CODE_MAX	5
+#define SMCR_CLC_RMBE_PEER_MAX	(SMCR_CLC_RMBE_MIN_SIZE << 15)
 
 /* QP MTU enumeration (A.2.3); same values as the IB MTU enum */
 #define SMCR_CLC_MTU_256	1

@@ -1815,11 +1815,12 @@ static void test_rmbe_size(void)
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(0), 16384);
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(1), 32768);
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(5), 512 * 1024);
-	/* A.2.3: 512 KiB is the largest; codes past it are refused */
-	CHECK_EQ(smcr_clc_rmbe_size_decompress(6), 0);
-	CHECK_EQ(smcr_clc_rmbe_size_decompress(15), 0);
+	/* A.2.3 stops at 512 KiB, Linux 6.12 at code 15 */
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(6), 1024 * 1024);
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(15), SMCR_CLC_RMBE_PEER_MAX);
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(15), 512u * 1024 * 1024);
 	CHECK_EQ(smcr_clc_rmbe_size_decompress(0x13), 131072);
-	CHECK_EQ(smcr_clc_rmbe_size_decompress(0x1f), 0);
+	CHECK_EQ(smcr_clc_rmbe_size_decompress(0x1f), SMCR_CLC_RMBE_PEER_MAX);
 }
 
 static void test_mtu(void)

@@ -138,10 +138,11 @@ def run(a):
          proposal("192.0.2.0/24"))
 
     # a proposal the server accepts, then a Confirm it must refuse: with
-    # an RMBE size code past the RFC's largest (finding 8), and with a QP
-    # that does not exist, whose CONFIRM LINK is never answered
+    # a QP that does not exist, whose CONFIRM LINK is never answered, with
+    # RMBE size code 15 too (512 MiB: past the RFC's largest, which Linux
+    # 6.12 sends and so we take)
     for name, conf in (
-            ("Confirm with RMBE size code 15",
+            ("Confirm with RMBE size code 15 and a QP that does not exist",
              confirm(0xfffffe, 0x1234, 15)),
             ("Confirm naming QP 0xfffffe that does not exist",
              confirm(0xfffffe, 0x1234, 1)),

@@ -33,6 +33,9 @@
 #            255 are kept. Our DELETE RKEY requests are in our trace.
 #   noueid   one side without a user EID: fallback to TCP with Linux's
 #            reason code, all bytes delivered
+#   bigrmb   Linux's RMBs of 2 MiB (net.smc.rmem), in each role: Linux
+#            6.12 names them with an RMBE size code past the RFC's 512
+#            KiB; ours takes it and the connection works over SMC-Rv2
 #   nodev    one side without an RDMA device: the same
 #   finish   both sides' smcr stats: SMC-Rv2 handshakes in each role at
 #            least as many as the phases made, and exactly the fallback
@@ -360,6 +363,29 @@ check_stats() {
 	done
 }
 
+# bigrmb SRV: Linux's RMBs of 2 MiB (net.smc.rmem): 6.12 names them with
+# an RMBE size code past the RFC's largest, 512 KiB (6.1 stops there);
+# ours takes it, and one connection moves 8 MiB each way over SMC-Rv2
+bigrmb() {
+	local tag v0 fb0
+	tag=$(serving "$1")
+	if [[ $WHO == ours ]]; then
+		v0=$(v2_conns)
+		fb0=$(fallbacks)
+	else
+		tap_check "bigrmb, $tag: net.smc.rmem 2 MiB (linux)" \
+			sysctl -qw net.smc.rmem=2097152
+	fi
+	peer_pair "$1" "bigrmb-$1" "$(port 7690 "$1")" 8M
+	if [[ $WHO == linux ]]; then
+		tap_check "bigrmb, $tag: net.smc.rmem back to 64 KiB (linux)" \
+			sysctl -qw net.smc.rmem=65536
+		return 0
+	fi
+	tap_check "bigrmb, $tag: one SMC-Rv2 connection, no fallback" \
+		test $(($(v2_conns) - v0)) -eq 1 -a $(($(fallbacks) - fb0)) -eq 0
+}
+
 finish() {
 	barrier finish 120
 	check_stats
@@ -380,6 +406,8 @@ done
 linger
 rkeys
 noueid
+bigrmb a
+bigrmb b
 nodev
 finish
 exit 0
