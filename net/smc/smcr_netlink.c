@@ -341,8 +341,8 @@ static const struct smcr_nl_table smcr_nl_lgr_r_v2_table =
  * @vlan: 0: no VLAN
  * @net_cookie: cookie of the RoCE device's namespace
  * @pnetid: its port's PNET ID when it was created
- * @sndbuf_alloc: bytes of its send buffers (6.12 on)
- * @rmb_alloc: bytes of its RMBs (6.12 on)
+ * @sndbuf_alloc: bytes of its send buffers (put from 6.12 on)
+ * @rmb_alloc: bytes of its RMBs (put from 6.12 on)
  * @is_v2: an SMC-Rv2 group: @v2 and @r_v2 are put
  * @v2: the SMC-Rv2 values
  * @r_v2: the peer is reached without a gateway, what release 1 agreed
@@ -374,7 +374,7 @@ static const struct smcr_nl_attr smcr_nl_lgr_attrs[] = {
 	SMCR_NL_VAL(SMC_NLA_LGR_R_NET_COOKIE, U64, struct smcr_nl_lgr,
 		    net_cookie),
 	SMCR_NL_VAL(SMC_NLA_LGR_R_PNETID, STR, struct smcr_nl_lgr, pnetid),
-#ifdef SMCR_HAVE_SMC_V21
+#ifdef SMCR_HAVE_SMC_BUF_USAGE
 	SMCR_NL_VAL(SMC_NLA_LGR_R_SNDBUF_ALLOC, UINT, struct smcr_nl_lgr,
 		    sndbuf_alloc),
 	SMCR_NL_VAL(SMC_NLA_LGR_R_RMB_ALLOC, UINT, struct smcr_nl_lgr,
@@ -849,7 +849,7 @@ static const struct smcr_nl_attr smcr_nl_tech_attrs[] = {
 	SMCR_NL_TECH(SMC_NLA_STATS_T_SRV_V2_SUCC, v2_ok[SMCR_STATS_SRV]),
 	SMCR_NL_TECH(SMC_NLA_STATS_T_RX_BYTES, rx.bytes),
 	SMCR_NL_TECH(SMC_NLA_STATS_T_TX_BYTES, tx.bytes),
-#ifdef SMCR_HAVE_SMC_V21
+#ifdef SMCR_HAVE_SMC_BUF_USAGE
 	SMCR_NL_VAL(SMC_NLA_STATS_T_RX_RMB_USAGE, UINT, struct smcr_stats_tech,
 		    rx.usage),
 	SMCR_NL_VAL(SMC_NLA_STATS_T_TX_RMB_USAGE, UINT, struct smcr_stats_tech,
