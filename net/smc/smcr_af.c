@@ -683,13 +683,33 @@ static const struct net_proto_family smcr_family = {
 #ifdef SMCR_HAVE_IPPROTO_SMC
 /* socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC), as Linux 6.11
  * on has it: an SMC socket that inet_create() or inet6_create() makes
- * through the protos below. A listener's children are AF_SMC socks, as
- * Linux's are, with its family and protocol, behind its operations.
+ * through the protos below. A listener's children are socks of
+ * smcr_proto with its family and protocol, behind its operations.
  */
+/* The lock classes of IPPROTO_SMC socks: inet_create() gave them those
+ * of its family, which the internal TCP socket, locked under ours, has
+ * too when the kernel made both
+ */
+static struct lock_class_key smcr_inet_lock_key[2];
+static struct lock_class_key smcr_inet_slock_key[2];
+
 static int smcr_inet_init_sock(struct sock *sk)
 {
+	bool v6 = sk->sk_family == AF_INET6;
+	int rc;
+
+	sock_lock_init_class_and_name(sk,
+				      v6 ? "slock-AF_INET6-SMCR" :
+					   "slock-AF_INET-SMCR",
+				      &smcr_inet_slock_key[v6],
+				      v6 ? "sk_lock-AF_INET6-SMCR" :
+					   "sk_lock-AF_INET-SMCR",
+				      &smcr_inet_lock_key[v6]);
 	smcr_sock_setup(sk, sk->sk_socket, IPPROTO_SMC);
-	return smcr_clcsock_create(smcr_sk(sk));
+	rc = smcr_clcsock_create(smcr_sk(sk));
+	if (!rc)
+		trace_smcr_sock_create(smcr_sk(sk));
+	return rc;
 }
 
 /* inet_create() gave up after ->init (sk_common_release()): what the

@@ -10,7 +10,8 @@
 #
 # Where the kernel has IPPROTO_SMC (6.11 on), the server listens with
 # socket(AF_INET, SOCK_STREAM, IPPROTO_SMC) and one more connection comes
-# from such a socket; the others are AF_SMC ones.
+# from such a socket; the others are AF_SMC ones. Each end decides by
+# itself: both must run kernels alike in that.
 #
 # Environment: SMC_PEER (the peer's address; no peer: skipped),
 # SMC_PEER_PORT (7700), SMC_BYTES (16M each way), SMC_CONNS (3).
