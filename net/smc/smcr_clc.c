@@ -877,13 +877,12 @@ static long smcr_clc_server_rdma(struct smcr_sock *smc,
 		rc = -EPROTO;
 		goto undo;
 	}
-	/* A.2.3: the Confirm's QP MTU, as the Accept's on the client */
-	if (fc && !smcr_clc_mtu_to_bytes(conf.qp_mtu)) {
-		rc = -EPROTO;
-		goto undo;
-	}
-	if (fc && lgr->version == SMCR_CLC_V2 &&
-	    !smcr_clc_terms_confirmed(&lgr->agreed, &conf)) {
+	/* first contact: the Confirm's QP MTU, as the Accept's on the
+	 * client (A.2.3), and in SMC-Rv2 the terms the Accept gave
+	 */
+	if (fc && (!smcr_clc_mtu_to_bytes(conf.qp_mtu) ||
+		   (lgr->version == SMCR_CLC_V2 &&
+		    !smcr_clc_terms_confirmed(&lgr->agreed, &conf)))) {
 		rc = -EPROTO;
 		goto undo;
 	}
