@@ -7,11 +7,13 @@
 #ifndef SMCR_H
 #define SMCR_H
 
+#include <linux/in.h>
 #include <linux/memcontrol.h>
 #include <linux/smcr.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 
 #include "smcr_lgr.h"
@@ -34,8 +36,11 @@ enum smcr_state {
 #define SMCR_CLC_WAIT_SHORT	HZ
 
 /**
- * struct smcr_sock - an AF_SMC socket
- * @sk: the socket itself; first member, allocated through smcr_proto
+ * struct smcr_sock - an AF_SMC socket, or an IPPROTO_SMC one
+ * @sk: the socket itself; first member, allocated through smcr_proto, or
+ *	smcr_af.c's protos of IPPROTO_SMC
+ * @inet: where the kernel has IPPROTO_SMC: the room an inet_sock takes,
+ *	whose fields inet_create() sets before our ->init
  * @clcsock: the internal TCP socket. It carries the CLC handshake and, after
  *	fallback, all data. Set once at creation (or when a child is split
  *	off a listener) and released only by smcr_release() or the child
@@ -79,7 +84,14 @@ enum smcr_state {
  * Fields without a lock named above are changed only under lock_sock(@sk).
  */
 struct smcr_sock {
+#ifdef SMCR_HAVE_IPPROTO_SMC
+	union {
+		struct sock		sk;
+		struct inet_sock	inet;
+	};
+#else
 	struct sock		sk;
+#endif
 	struct socket		*clcsock;
 	void			(*clcsk_data_ready)(struct sock *sk);
 	void			(*clcsk_write_space)(struct sock *sk);
@@ -130,11 +142,26 @@ static inline void smcr_memcg_inherit(struct smcr_sock *child,
 }
 
 extern struct proto smcr_proto;
+
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC	256	/* Linux 6.11 on: socket(AF_INET, ..., IPPROTO_SMC) */
+#endif
+
+/* Whether an SMC socket's TCP connection is of IPv6: by the protocol of an
+ * AF_SMC socket, by the family of an IPPROTO_SMC one
+ */
+static inline bool smcr_sk_v6(const struct sock *sk)
+{
+	return sk->sk_protocol == SMCPROTO_SMC6 ||
+	       (sk->sk_protocol == IPPROTO_SMC && sk->sk_family == AF_INET6);
+}
+
 extern struct workqueue_struct *smcr_hs_wq;
 extern struct workqueue_struct *smcr_llc_wq;
 
 /* smcr_af.c */
-struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol);
+struct sock *smcr_sock_alloc(struct net *net, struct socket *sock,
+			     int protocol, int family);
 int smcr_af_init(void);
 void smcr_af_exit(void);
 

@@ -20,6 +20,8 @@
 #include <linux/smc.h>
 #include <linux/socket.h>
 #include <linux/termios.h>
+#include <net/ipv6.h>
+#include <net/protocol.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -44,24 +46,15 @@ static void smcr_destruct(struct sock *sk)
 
 static void smcr_connect_work(struct work_struct *work);
 
-/**
- * smcr_sock_alloc() - allocate and initialise an AF_SMC sock
- * @net: network namespace
- * @sock: the socket to attach it to, or NULL for a listener's child
- * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6
- *
- * Return: the new sock with one reference, or NULL without memory.
+/* An SMC sock, the socket core's part set up, ready for its internal TCP
+ * socket
  */
-struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
+static void smcr_sock_setup(struct sock *sk, struct socket *sock,
+			    int protocol)
 {
+	struct net *net = sock_net(sk);
 	struct smcr_sock *smc;
-	struct sock *sk;
 
-	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &smcr_proto, 0);
-	if (!sk)
-		return NULL;
-
-	sock_init_data(sock, sk);
 	/* SO_SNDBUF and SO_RCVBUF start from net.smc.wmem and rmem, doubled
 	 * as the socket core doubles what setsockopt() asks for
 	 */
@@ -84,8 +77,31 @@ struct sock *smcr_sock_alloc(struct net *net, struct socket *sock, int protocol)
 	INIT_WORK(&smc->connect_work, smcr_connect_work);
 	spin_lock_init(&smc->conn.lock);
 	smcr_close_init(smc);
-	sock_prot_inuse_add(net, &smcr_proto, 1);
+	sock_prot_inuse_add(net, sk->sk_prot, 1);
 	smcr_diag_list(smc);
+}
+
+/**
+ * smcr_sock_alloc() - allocate and initialise an AF_SMC sock
+ * @net: network namespace
+ * @sock: the socket to attach it to, or NULL for a listener's child
+ * @protocol: SMCPROTO_SMC or SMCPROTO_SMC6, or IPPROTO_SMC for the child
+ *	of such a listener
+ * @family: PF_SMC, or the listener's family for a child
+ *
+ * Return: the new sock with one reference, or NULL without memory.
+ */
+struct sock *smcr_sock_alloc(struct net *net, struct socket *sock,
+			     int protocol, int family)
+{
+	struct sock *sk;
+
+	sk = sk_alloc(net, PF_SMC, GFP_KERNEL, &smcr_proto, 0);
+	if (!sk)
+		return NULL;
+	sock_init_data(sock, sk);
+	sk->sk_family = family;
+	smcr_sock_setup(sk, sock, protocol);
 	return sk;
 }
 
@@ -605,26 +621,29 @@ static int smcr_accept_op(struct socket *sock, struct socket *newsock,
 }
 #endif
 
-static const struct proto_ops smcr_proto_ops = {
-	.family		= PF_SMC,
-	.owner		= THIS_MODULE,
-	.release	= smcr_release,
-	.bind		= smcr_bind,
-	.connect	= smcr_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= smcr_accept_op,
-	.getname	= smcr_getname,
-	.poll		= smcr_poll,
-	.ioctl		= smcr_ioctl,
-	.listen		= smcr_listen,
-	.shutdown	= smcr_shutdown,
-	.setsockopt	= smcr_setsockopt,
-	.getsockopt	= smcr_getsockopt,
-	.sendmsg	= smcr_sendmsg,
-	.recvmsg	= smcr_recvmsg,
-	.mmap		= sock_no_mmap,
-	.splice_read	= smcr_splice_read,
-};
+/* The operations of an SMC socket, whatever family it was opened in */
+#define SMCR_PROTO_OPS(fam) {				\
+	.family		= (fam),			\
+	.owner		= THIS_MODULE,			\
+	.release	= smcr_release,			\
+	.bind		= smcr_bind,			\
+	.connect	= smcr_connect,			\
+	.socketpair	= sock_no_socketpair,		\
+	.accept		= smcr_accept_op,		\
+	.getname	= smcr_getname,			\
+	.poll		= smcr_poll,			\
+	.ioctl		= smcr_ioctl,			\
+	.listen		= smcr_listen,			\
+	.shutdown	= smcr_shutdown,		\
+	.setsockopt	= smcr_setsockopt,		\
+	.getsockopt	= smcr_getsockopt,		\
+	.sendmsg	= smcr_sendmsg,			\
+	.recvmsg	= smcr_recvmsg,			\
+	.mmap		= sock_no_mmap,			\
+	.splice_read	= smcr_splice_read,		\
+}
+
+static const struct proto_ops smcr_proto_ops = SMCR_PROTO_OPS(PF_SMC);
 
 static int smcr_create(struct net *net, struct socket *sock, int protocol,
 		       int kern)
@@ -639,7 +658,7 @@ static int smcr_create(struct net *net, struct socket *sock, int protocol,
 
 	sock->state = SS_UNCONNECTED;
 	sock->ops = &smcr_proto_ops;
-	sk = smcr_sock_alloc(net, sock, protocol);
+	sk = smcr_sock_alloc(net, sock, protocol, PF_SMC);
 	if (!sk)
 		return -ENOBUFS;
 
@@ -661,8 +680,161 @@ static const struct net_proto_family smcr_family = {
 	.create	= smcr_create,
 };
 
+#ifdef SMCR_HAVE_IPPROTO_SMC
+/* socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC), as Linux 6.11
+ * on has it: an SMC socket that inet_create() or inet6_create() makes
+ * through the protos below. A listener's children are socks of
+ * smcr_proto with its family and protocol, behind its operations.
+ */
+/* The lock classes of IPPROTO_SMC socks: inet_create() gave them those
+ * of its family, which the internal TCP socket, locked under ours, has
+ * too when the kernel made both
+ */
+static struct lock_class_key smcr_inet_lock_key[2];
+static struct lock_class_key smcr_inet_slock_key[2];
+
+static int smcr_inet_init_sock(struct sock *sk)
+{
+	bool v6 = sk->sk_family == AF_INET6;
+	int rc;
+
+	sock_lock_init_class_and_name(sk,
+				      v6 ? "slock-AF_INET6-SMCR" :
+					   "slock-AF_INET-SMCR",
+				      &smcr_inet_slock_key[v6],
+				      v6 ? "sk_lock-AF_INET6-SMCR" :
+					   "sk_lock-AF_INET-SMCR",
+				      &smcr_inet_lock_key[v6]);
+	smcr_sock_setup(sk, sk->sk_socket, IPPROTO_SMC);
+	rc = smcr_clcsock_create(smcr_sk(sk));
+	if (!rc)
+		trace_smcr_sock_create(smcr_sk(sk));
+	return rc;
+}
+
+/* inet_create() gave up after ->init (sk_common_release()): what the
+ * socket had goes; smcr_release() does this for one handed out
+ */
+static void smcr_inet_destroy_sock(struct sock *sk)
+{
+	smcr_diag_unlist(smcr_sk(sk));
+	smcr_clcsock_release(smcr_sk(sk));
+}
+
+/* sk_common_release() unhashes; our sockets are listed for sock_diag
+ * instead (smcr_diag_list())
+ */
+static int smcr_inet_hash(struct sock *sk)
+{
+	return 0;
+}
+
+static void smcr_inet_unhash(struct sock *sk)
+{
+}
+
+static const struct proto_ops smcr_inet_ops = SMCR_PROTO_OPS(PF_INET);
+
+static struct proto smcr_inet_prot = {
+	.name		= "SMCR-INET",
+	.owner		= THIS_MODULE,
+	.init		= smcr_inet_init_sock,
+	.destroy	= smcr_inet_destroy_sock,
+	.hash		= smcr_inet_hash,
+	.unhash		= smcr_inet_unhash,
+	.obj_size	= sizeof(struct smcr_sock),
+	.slab_flags	= SLAB_TYPESAFE_BY_RCU,
+};
+
+static struct inet_protosw smcr_inet_protosw = {
+	.type		= SOCK_STREAM,
+	.protocol	= IPPROTO_SMC,
+	.prot		= &smcr_inet_prot,
+	.ops		= &smcr_inet_ops,
+};
+
+#if IS_ENABLED(CONFIG_IPV6) && defined(SMCR_HAVE_IPV6_PINFO_OFFSET)
+#define SMCR_HAVE_INET6
+
+/* inet6_create() keeps its ipv6_pinfo where the proto says */
+struct smcr6_sock {
+	struct smcr_sock	smc;
+	struct ipv6_pinfo	inet6;
+};
+
+static const struct proto_ops smcr_inet6_ops = SMCR_PROTO_OPS(PF_INET6);
+
+static struct proto smcr_inet6_prot = {
+	.name			= "SMCR-INET6",
+	.owner			= THIS_MODULE,
+	.init			= smcr_inet_init_sock,
+	.destroy		= smcr_inet_destroy_sock,
+	.hash			= smcr_inet_hash,
+	.unhash			= smcr_inet_unhash,
+	.obj_size		= sizeof(struct smcr6_sock),
+	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
+	.ipv6_pinfo_offset	= offsetof(struct smcr6_sock, inet6),
+};
+
+static struct inet_protosw smcr_inet6_protosw = {
+	.type		= SOCK_STREAM,
+	.protocol	= IPPROTO_SMC,
+	.prot		= &smcr_inet6_prot,
+	.ops		= &smcr_inet6_ops,
+};
+#endif
+
+static int smcr_inet_init(void)
+{
+	int rc;
+
+	rc = proto_register(&smcr_inet_prot, 1);
+	if (rc)
+		return rc;
+	inet_register_protosw(&smcr_inet_protosw);
+#ifdef SMCR_HAVE_INET6
+	rc = proto_register(&smcr_inet6_prot, 1);
+	if (rc)
+		goto out_inet;
+	rc = inet6_register_protosw(&smcr_inet6_protosw);
+	if (rc) {
+		proto_unregister(&smcr_inet6_prot);
+		goto out_inet;
+	}
+#endif
+	return 0;
+
+#ifdef SMCR_HAVE_INET6
+out_inet:
+	inet_unregister_protosw(&smcr_inet_protosw);
+	proto_unregister(&smcr_inet_prot);
+	return rc;
+#endif
+}
+
+static void smcr_inet_exit(void)
+{
+#ifdef SMCR_HAVE_INET6
+	inet6_unregister_protosw(&smcr_inet6_protosw);
+	proto_unregister(&smcr_inet6_prot);
+#endif
+	inet_unregister_protosw(&smcr_inet_protosw);
+	proto_unregister(&smcr_inet_prot);
+}
+#else
+static int smcr_inet_init(void)
+{
+	return 0;
+}
+
+static void smcr_inet_exit(void)
+{
+}
+#endif
+
 /**
- * smcr_af_init() - register the AF_SMC family
+ * smcr_af_init() - register the AF_SMC family, and IPPROTO_SMC where the
+ *	kernel has it
  *
  * Return: 0, or -EEXIST when another module (Linux's own smc.ko) already
  * owns AF_SMC.
@@ -674,16 +846,22 @@ int smcr_af_init(void)
 	rc = sock_register(&smcr_family);
 	if (rc == -EEXIST)
 		pr_err("AF_SMC is already registered (is Linux's smc module loaded?); unload it before loading this module\n");
+	if (rc)
+		return rc;
+	rc = smcr_inet_init();
+	if (rc)
+		sock_unregister(PF_SMC);
 	return rc;
 }
 
 /**
- * smcr_af_exit() - unregister the AF_SMC family
+ * smcr_af_exit() - unregister the AF_SMC family and IPPROTO_SMC
  *
- * After this returns no new AF_SMC socket can be created; existing ones
+ * After this returns no new SMC socket can be created; existing ones
  * hold a reference on the module, so none is left by then.
  */
 void smcr_af_exit(void)
 {
+	smcr_inet_exit();
 	sock_unregister(PF_SMC);
 }

@@ -53,7 +53,7 @@ static void smcr_clcsock_hold_net(struct sock *clcsk)
 int smcr_clcsock_create(struct smcr_sock *smc)
 {
 	struct sock *sk = &smc->sk;
-	int family = sk->sk_protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
+	int family = smcr_sk_v6(sk) ? AF_INET6 : AF_INET;
 	int rc;
 
 	rc = sock_create_kern(sock_net(sk), family, SOCK_STREAM, IPPROTO_TCP,

@@ -58,7 +58,7 @@ static DEFINE_SPINLOCK(smcr_diag_lock);
  */
 void smcr_diag_list(struct smcr_sock *smc)
 {
-	struct hlist_head *head = &smcr_diag_socks[!!smc->sk.sk_protocol];
+	struct hlist_head *head = &smcr_diag_socks[smcr_sk_v6(&smc->sk)];
 
 	spin_lock_bh(&smcr_diag_lock);
 	hlist_add_head(&smc->diag_node, head);
@@ -129,7 +129,7 @@ static void smcr_diag_fill_id(struct smcr_sock *smc, struct smc_diag_msg *r)
 	id->idiag_sport = htons(READ_ONCE(tcp->sk_num));
 	id->idiag_dport = READ_ONCE(tcp->sk_dport);
 	id->idiag_if = READ_ONCE(tcp->sk_bound_dev_if);
-	if (smc->sk.sk_protocol == SMCPROTO_SMC) {
+	if (!smcr_sk_v6(&smc->sk)) {
 		id->idiag_src[0] = READ_ONCE(tcp->sk_rcv_saddr);
 		id->idiag_dst[0] = READ_ONCE(tcp->sk_daddr);
 		return;

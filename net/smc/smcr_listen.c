@@ -157,11 +157,11 @@ static int smcr_child_new(struct smcr_sock *lsmc, struct socket *clcsock)
 	struct smcr_sock *child;
 	struct sock *sk;
 
-	sk = smcr_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol);
+	sk = smcr_sock_alloc(sock_net(lsk), NULL, lsk->sk_protocol,
+			     lsk->sk_family);
 	if (!sk)
 		return -ENOMEM;
 	child = smcr_sk(sk);
-	sk->sk_family = lsk->sk_family;
 	child->clcsock = clcsock;
 	smcr_clcsock_inherit(child, lsmc);
 	smcr_memcg_inherit(child, lsmc);

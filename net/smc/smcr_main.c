@@ -169,7 +169,8 @@ module_init(smcr_init);
 module_exit(smcr_exit);
 
 /* What the kernel asks for when it needs what this module provides: an
- * AF_SMC socket, the two generic netlink families, sock_diag for AF_SMC.
+ * AF_SMC socket, the two generic netlink families, sock_diag for AF_SMC,
+ * and where the kernel has it an IPPROTO_SMC socket.
  * Linux's smc.ko and smc_diag.ko answer to the same names; the modprobe.d
  * file `make install` puts in place blacklists them.
  */
@@ -177,5 +178,10 @@ MODULE_ALIAS_NETPROTO(PF_SMC);
 MODULE_ALIAS_GENL_FAMILY(SMC_GENL_FAMILY_NAME);
 MODULE_ALIAS_GENL_FAMILY(SMCR_GENL_FAMILY_NAME);
 MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_NETLINK, NETLINK_SOCK_DIAG, AF_SMC);
+#ifdef SMCR_HAVE_IPPROTO_SMC
+/* IPPROTO_SMC, SOCK_STREAM: as numbers, an enum's name is not expanded */
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET, 256, 1);
+MODULE_ALIAS_NET_PF_PROTO_TYPE(PF_INET6, 256, 1);
+#endif
 MODULE_DESCRIPTION("Shared Memory Communications over RDMA (SMC-R, RFC 7609)");
 MODULE_LICENSE("GPL");

@@ -2,9 +2,9 @@
 /*
  * smc_peer: client / server for two-guest SMC-R tests.
  *
- *   smc_peer server --family smc|tcp [--ipv6] --port P [--bytes N]
+ *   smc_peer server --family smc|tcp|ipproto [--ipv6] --port P [--bytes N]
  *                   [--count C] [--echo] [--ready-file F] [--timeout S]
- *   smc_peer client --family smc|tcp --host IP --port P [--bytes N]
+ *   smc_peer client --family smc|tcp|ipproto --host IP --port P [--bytes N]
  *                   [--count C] [--timeout S]
  *
  * For each of C connections (sequentially) both sides first exchange a
@@ -43,6 +43,7 @@
 struct opts {
 	bool server;
 	bool smc;
+	bool ipproto;
 	bool ipv6;
 	bool echo;
 	const char *host;
@@ -250,6 +251,26 @@ static int echo_conn(int fd)
 	return n < 0 ? -1 : 0;
 }
 
+/* socket(AF_INET, SOCK_STREAM, IPPROTO_SMC), Linux 6.11 on, as
+ * <linux/in.h> numbers it
+ */
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC	256
+#endif
+
+/* An SMC socket of @family, AF_SMC or IPPROTO_SMC, or a TCP one */
+static int peer_socket(const struct opts *o, int family)
+{
+	if (o->ipproto)
+		return socket(family, SOCK_STREAM, IPPROTO_SMC);
+	return smc_stream_socket(o->smc, family);
+}
+
+static const char *peer_kind(const struct opts *o)
+{
+	return o->ipproto ? "ipproto" : o->smc ? "smc" : "tcp";
+}
+
 static int run_server(const struct opts *o)
 {
 	int family = o->ipv6 ? AF_INET6 : AF_INET;
@@ -260,7 +281,7 @@ static int run_server(const struct opts *o)
 	long i;
 	FILE *f;
 
-	lfd = smc_stream_socket(o->smc, family);
+	lfd = peer_socket(o, family);
 	if (lfd < 0) {
 		printf("not ok - smc_peer server: socket: %s\n", strerror(errno));
 		return 1;
@@ -273,7 +294,7 @@ static int run_server(const struct opts *o)
 		return 1;
 	}
 	printf("# smc_peer server listening on port %u (%s)\n", o->port,
-	       o->smc ? "AF_SMC" : "TCP");
+	       peer_kind(o));
 	fflush(stdout);
 	if (o->ready_file) {
 		f = fopen(o->ready_file, "w");
@@ -305,7 +326,7 @@ static int run_server(const struct opts *o)
 		} else {
 			snprintf(who, sizeof(who),
 				 "smc_peer server %s port %u from %s conn %ld",
-				 o->smc ? "smc" : "tcp", o->port, host, i + 1);
+				 peer_kind(o), o->port, host, i + 1);
 			if (run_exchange(o, fd, i, who))
 				fails++;
 		}
@@ -323,7 +344,7 @@ static int connect_retry(const struct opts *o, struct sockaddr_storage *ss,
 	int fd, err;
 
 	for (;;) {
-		fd = smc_stream_socket(o->smc, ss->ss_family);
+		fd = peer_socket(o, ss->ss_family);
 		if (fd < 0)
 			return -1;
 		if (!connect(fd, (struct sockaddr *)ss, alen))
@@ -358,7 +379,7 @@ static int run_client(const struct opts *o)
 			 ss.ss_family == AF_INET6 ?
 			 "smc_peer client %s [%s]:%u conn %ld" :
 			 "smc_peer client %s %s:%u conn %ld",
-			 o->smc ? "smc" : "tcp", o->host, o->port, i + 1);
+			 peer_kind(o), o->host, o->port, i + 1);
 		fd = connect_retry(o, &ss, alen);
 		if (fd < 0) {
 			printf("not ok - %s: connect: %s\n", who,
@@ -377,9 +398,9 @@ static int run_client(const struct opts *o)
 static void print_usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s server --family smc|tcp [--ipv6] --port P [--bytes N]\n"
+		"usage: %s server --family smc|tcp|ipproto [--ipv6] --port P [--bytes N]\n"
 		"                 [--count C] [--echo] [--ready-file F] [--timeout S]\n"
-		"       %s client --family smc|tcp --host IP --port P [--bytes N]\n"
+		"       %s client --family smc|tcp|ipproto --host IP --port P [--bytes N]\n"
 		"                 [--count C] [--timeout S]\n"
 		"N accepts K, M and G suffixes (binary).\n", prog, prog);
 	exit(2);
@@ -434,6 +455,8 @@ int main(int argc, char **argv)
 			have_family = true;
 			if (!strcmp(optarg, "tcp"))
 				o.smc = false;
+			else if (!strcmp(optarg, "ipproto"))
+				o.ipproto = true;
 			else if (strcmp(optarg, "smc"))
 				print_usage(argv[0]);
 			break;
