@@ -143,10 +143,6 @@ static inline void smcr_memcg_inherit(struct smcr_sock *child,
 
 extern struct proto smcr_proto;
 
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC	256	/* Linux 6.11 on: socket(AF_INET, ..., IPPROTO_SMC) */
-#endif
-
 /* Whether an SMC socket's TCP connection is of IPv6: by the protocol of an
  * AF_SMC socket, by the family of an IPPROTO_SMC one
  */

@@ -24,4 +24,13 @@
 #define SMCPROTO_SMC	0	/* IPv4 */
 #define SMCPROTO_SMC6	1	/* IPv6 */
 
+/* socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC): the same SMC
+ * socket, opened in its IP family (Linux 6.11 on). C libraries and
+ * kernel headers older than that lack it; include <netinet/in.h> or
+ * <linux/in.h> before this header.
+ */
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC	256
+#endif
+
 #endif /* _UAPI_LINUX_SMCR_H */

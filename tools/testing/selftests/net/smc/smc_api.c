@@ -5,7 +5,9 @@
  * Every AF_SMC stream socket must behave like a TCP socket through the
  * whole socket API; on loopback the connection always falls back to TCP.
  * Each test runs once per fixture variant: IPv4 (SMCPROTO_SMC, 127.0.0.1)
- * and IPv6 (SMCPROTO_SMC6, ::1).
+ * and IPv6 (SMCPROTO_SMC6, ::1), and the same two as IPPROTO_SMC sockets,
+ * socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC), where the kernel
+ * has them (6.11 on; skipped before).
  *
  * Usage: smc_api [--family smc|tcp]
  *   --family tcp runs the same tests on plain AF_INET/AF_INET6 sockets,
@@ -33,10 +35,15 @@
 
 static bool use_tcp;		/* --family tcp */
 
+/* An SMC socket of @proto: SMCPROTO_SMC or SMCPROTO_SMC6 in AF_SMC, or
+ * IPPROTO_SMC in @family; with --family tcp a TCP socket of @family
+ */
 static int api_socket(int family, int proto, int flags)
 {
 	if (use_tcp)
 		return socket(family, SOCK_STREAM | flags, 0);
+	if (proto == IPPROTO_SMC)
+		return socket(family, SOCK_STREAM | flags, IPPROTO_SMC);
 	return socket(AF_SMC, SOCK_STREAM | flags, proto);
 }
 
@@ -59,7 +66,7 @@ FIXTURE(api) {
 
 FIXTURE_VARIANT(api) {
 	int family;		/* AF_INET or AF_INET6 */
-	int proto;		/* SMCPROTO_SMC or SMCPROTO_SMC6 */
+	int proto;		/* SMCPROTO_SMC, SMCPROTO_SMC6 or IPPROTO_SMC */
 	const char *host;	/* loopback address */
 	const char *other;	/* loopback address of the other family */
 };
@@ -74,6 +81,20 @@ FIXTURE_VARIANT_ADD(api, ipv4) {
 FIXTURE_VARIANT_ADD(api, ipv6) {
 	.family = AF_INET6,
 	.proto = SMCPROTO_SMC6,
+	.host = "::1",
+	.other = "127.0.0.1",
+};
+
+FIXTURE_VARIANT_ADD(api, ipproto4) {
+	.family = AF_INET,
+	.proto = IPPROTO_SMC,
+	.host = "127.0.0.1",
+	.other = "::1",
+};
+
+FIXTURE_VARIANT_ADD(api, ipproto6) {
+	.family = AF_INET6,
+	.proto = IPPROTO_SMC,
 	.host = "::1",
 	.other = "127.0.0.1",
 };
@@ -106,6 +127,20 @@ err:
 
 FIXTURE_SETUP(api)
 {
+	int fd;
+
+	self->lfd = -1;
+	if (variant->proto == IPPROTO_SMC && !use_tcp) {
+		fd = socket(variant->family, SOCK_STREAM, IPPROTO_SMC);
+		/* 6.1's harness runs the test after a skip in the setup,
+		 * unless the setup has failed too: then it reports a skip
+		 */
+		if (fd < 0 && errno == EPROTONOSUPPORT)
+			SKIP({ _metadata->passed = 0; return; },
+			     "no IPPROTO_SMC in this kernel");
+		ASSERT_LE(0, fd) TH_LOG("IPPROTO_SMC: %s", strerror(errno));
+		close(fd);
+	}
 	self->lfd = make_listener(variant, 0, 128, false, &self->addr,
 				  &self->alen);
 	ASSERT_LE(0, self->lfd) TH_LOG("listener: %s", strerror(errno));
@@ -535,6 +570,38 @@ TEST_F(api, sendmsg_recvmsg_iov)
 	m.msg_iovlen = 4;
 	ASSERT_EQ(1007, recvmsg(c, &m, MSG_WAITALL));
 	ASSERT_EQ(0, memcmp(exp, got, sizeof(exp)));
+	close(c);
+	close(s);
+}
+
+/* SO_DOMAIN and SO_PROTOCOL of a listener, a client and a listener's
+ * child are those the socket was opened with: AF_SMC and SMCPROTO_SMC(6),
+ * as Linux's smc.ko answers, or the IP family and IPPROTO_SMC
+ */
+TEST_F(api, domain_protocol)
+{
+	int domain = variant->proto == IPPROTO_SMC ? variant->family : AF_SMC;
+	int proto = variant->proto, fds[3], c, s, i, v;
+	socklen_t len;
+
+	if (use_tcp) {
+		domain = variant->family;
+		proto = IPPROTO_TCP;
+	}
+	ASSERT_EQ(0, make_pair(self, variant, &c, &s));
+	fds[0] = self->lfd;
+	fds[1] = c;
+	fds[2] = s;
+	for (i = 0; i < 3; i++) {
+		len = sizeof(v);
+		ASSERT_EQ(0, getsockopt(fds[i], SOL_SOCKET, SO_DOMAIN, &v,
+					&len));
+		EXPECT_EQ(domain, v) TH_LOG("fd %d", i);
+		len = sizeof(v);
+		ASSERT_EQ(0, getsockopt(fds[i], SOL_SOCKET, SO_PROTOCOL, &v,
+					&len));
+		EXPECT_EQ(proto, v) TH_LOG("fd %d", i);
+	}
 	close(c);
 	close(s);
 }

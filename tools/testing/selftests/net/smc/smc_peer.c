@@ -5,13 +5,16 @@
  *   smc_peer server --family smc|tcp|ipproto [--ipv6] --port P [--bytes N]
  *                   [--count C] [--echo] [--ready-file F] [--timeout S]
  *   smc_peer client --family smc|tcp|ipproto --host IP --port P [--bytes N]
- *                   [--count C] [--timeout S]
+ *                   [--count C] [--first I] [--timeout S]
  *
  * For each of C connections (sequentially) both sides first exchange a
  * 16 byte hello ("SMCPEER1" and the be64 byte count, which must match),
  * then send N bytes of a deterministic pseudo-random stream (seeded per
  * connection and direction) while receiving the peer's N bytes, checking
- * every byte against the expected stream.  Then each side sends the
+ * every byte against the expected stream (a client whose connections are
+ * not a server's first ones says which one it starts at with --first).
+ * When either direction fails, the socket is shut down, so neither side
+ * waits on the other's full buffers.  Then each side sends the
  * SHA-256 of what it sent and compares the peer's digest with the digest
  * of what it received.  One TAP line per connection; the exit status is
  * non-zero on any error or mismatch.
@@ -50,6 +53,7 @@ struct opts {
 	uint16_t port;
 	uint64_t bytes;
 	long count;
+	long first;
 	int timeout;
 	const char *ready_file;
 };
@@ -193,6 +197,9 @@ static int run_exchange(const struct opts *o, int fd, long idx, const char *who)
 		return -1;
 	}
 	recv_stream(&rx);
+	/* the sender may be blocked on a peer that stopped reading too */
+	if (rx.err)
+		shutdown(fd, SHUT_RDWR);
 	pthread_join(th, NULL);
 	if (tx.err) {
 		errno = tx.err;
@@ -250,13 +257,6 @@ static int echo_conn(int fd)
 	printf("# echoed %llu bytes\n", (unsigned long long)total);
 	return n < 0 ? -1 : 0;
 }
-
-/* socket(AF_INET, SOCK_STREAM, IPPROTO_SMC), Linux 6.11 on, as
- * <linux/in.h> numbers it
- */
-#ifndef IPPROTO_SMC
-#define IPPROTO_SMC	256
-#endif
 
 /* An SMC socket of @family, AF_SMC or IPPROTO_SMC, or a TCP one */
 static int peer_socket(const struct opts *o, int family)
@@ -387,7 +387,7 @@ static int run_client(const struct opts *o)
 			return 1;
 		}
 		smc_set_timeouts(fd, o->timeout * 1000);
-		if (run_exchange(o, fd, i, who))
+		if (run_exchange(o, fd, o->first + i, who))
 			fails++;
 		close(fd);
 		fflush(stdout);
@@ -401,7 +401,7 @@ static void print_usage(const char *prog)
 		"usage: %s server --family smc|tcp|ipproto [--ipv6] --port P [--bytes N]\n"
 		"                 [--count C] [--echo] [--ready-file F] [--timeout S]\n"
 		"       %s client --family smc|tcp|ipproto --host IP --port P [--bytes N]\n"
-		"                 [--count C] [--timeout S]\n"
+		"                 [--count C] [--first I] [--timeout S]\n"
 		"N accepts K, M and G suffixes (binary).\n", prog, prog);
 	exit(2);
 }
@@ -431,6 +431,7 @@ int main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' },
 		{ "bytes", required_argument, NULL, 'b' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "first", required_argument, NULL, 'i' },
 		{ "echo", no_argument, NULL, 'e' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -475,6 +476,9 @@ int main(int argc, char **argv)
 		case 'c':
 			o.count = atol(optarg);
 			break;
+		case 'i':
+			o.first = atol(optarg);
+			break;
 		case 'e':
 			o.echo = true;
 			break;
@@ -489,7 +493,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!have_family || !o.port || optind != argc ||
-	    (!o.server && !o.host))
+	    (!o.server && !o.host) || o.first < 0 || (o.server && o.first))
 		print_usage(argv[0]);
 	if (!o.server && o.count < 0)
 		o.count = 1;

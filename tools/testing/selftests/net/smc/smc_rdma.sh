@@ -85,7 +85,8 @@ else
 fi
 if ((ipproto)); then
 	if "$peer" client --family ipproto --host "$SMC_PEER" --port "$port" \
-		--bytes "$bytes" --count 1 --timeout 300 | sed 's/^/# /'; then
+		--bytes "$bytes" --count 1 --first "$conns" --timeout 300 |
+		sed 's/^/# /'; then
 		echo "ok 2 - an IPPROTO_SMC socket to $SMC_PEER's, $bytes each way, data checked"
 	else
 		echo "not ok 2 - an IPPROTO_SMC socket to $SMC_PEER's, $bytes each way, data checked"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # functions run through tap_check
 # guests: a b
-# timeout: 300
+# timeout: 420
 # Group "api": one run-pair invocation, the same script in both guests
 # (it switches on $SMCR_ROLE):
 #   scripts/vm/run-pair -n api -t 300 \
@@ -12,6 +12,9 @@
 #          runner): smc_api (loopback, IPv4 + IPv6) and smc_rdma.sh
 #          (SMC-R to guest b's smc_rdma.sh --server); smc_wire --mode
 #          loopback / tcp-server / tcp-client (IPv4 + IPv6) on our module;
+#          where the kernel has IPPROTO_SMC, smc_api's IPPROTO_SMC variants,
+#          one IPPROTO_SMC connection in smc_rdma.sh and smc_ipproto.py
+#          (such sockets in sock_diag and smcss);
 #          the SMC_GEN_NETLINK family: tools/smcr (ueid, info, seid) and
 #          smc_genl.py (raw and malformed requests), permissions, a dump
 #          in progress pinning the module, unload with a UEID configured.
@@ -34,7 +37,8 @@ SMCR=$SMCR_REPO/build/tools/smcr
 GENL=$SMCR_REPO/tools/testing/selftests/net/smc/smc_genl.py
 
 smcr_line() { grep -E '^SMCR ' /proc/net/protocols; }
-smcr_sockets() { awk '$1 == "SMCR" { print $3 }' /proc/net/protocols; }
+# sockets of our protos: SMCR, and SMCR-INET(6) where IPPROTO_SMC is
+smcr_sockets() { awk '$1 ~ /^SMCR(-INET6?)?$/ { n += $3 } END { print n + 0 }' /proc/net/protocols; }
 tcp_inuse() { awk '$1 == "TCP:" { print $3 }' /proc/net/sockstat; }
 
 # smcr ARGS... as an unprivileged user
@@ -174,6 +178,11 @@ guest_a() {
 		"$BIN/smc_wire" --mode tcp-server $v6
 		"$BIN/smc_wire" --mode tcp-client $v6
 	done
+	# IPPROTO_SMC sockets (6.11 on) in sock_diag and smcss
+	if grep -q 'IPPROTO_SMC = 256' "/lib/modules/$(uname -r)/source/include/uapi/linux/in.h"; then
+		python3 "$SMCR_REPO/tools/testing/selftests/net/smc/smc_ipproto.py" \
+			--smcss "$SMCR_REPO/build/tools/smcss"
+	fi
 	netlink_tests
 	tap_check "smcr sockets back to 0 after the tests (now $(smcr_sockets))" \
 		test "$(smcr_sockets)" = 0
@@ -245,7 +254,7 @@ guest_b() {
 	kill "$srv" "$nc" 2>/dev/null
 	wait "$srv" "$nc" 2>/dev/null
 	tap_check "rmmod smcr after the processes exit" rmmod_retry
-	tap_check "/proc/net/protocols has no SMCR line" bash -c '! grep -q "^SMCR " /proc/net/protocols'
+	tap_check "/proc/net/protocols has no SMCR line" bash -c '! grep -q "^SMCR" /proc/net/protocols'
 	for ((n = 0; n < 50; n++)); do
 		(($(tcp_inuse) <= inuse0)) && break
 		sleep 0.2
