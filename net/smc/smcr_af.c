@@ -153,7 +153,7 @@ static int smcr_check_addr(struct sock *sk, struct sockaddr *addr, int len)
 	case AF_INET:
 		return len < (int)sizeof(struct sockaddr_in) ? -EINVAL : 0;
 	case AF_INET6:
-		if (sk->sk_family != AF_INET6)
+		if (!smcr_sk_v6(sk))
 			return -EAFNOSUPPORT;
 		return len < SIN6_LEN_RFC2133 ? -EINVAL : 0;
 	case AF_UNSPEC:

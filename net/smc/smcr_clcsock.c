@@ -61,7 +61,6 @@ int smcr_clcsock_create(struct smcr_sock *smc)
 	if (rc)
 		return rc;
 	smcr_clcsock_hold_net(smc->clcsock->sk);
-	sk->sk_family = family;
 	smcr_clcsock_attach(smc);
 	return 0;
 }
