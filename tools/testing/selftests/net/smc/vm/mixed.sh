@@ -10,7 +10,8 @@
 #   bulk     64 MiB each way, SHA-256 compared; TCP carried only the
 #            handshake, RoCE the data; first contact, SMC-Rv2 on our side;
 #            smcr linkgroup and link of both sides right after: our group
-#            is SMC-Rv2, and ours and Linux's report the same keys, roles
+#            is SMC-Rv2 of the lower of the two modules' SMC releases,
+#            and ours and Linux's report the same keys, roles
 #            opposite, one version and EID, each other's GIDs, link user
 #            ids and host names
 #   reuse    five more connections: subsequent contact joins the group
@@ -145,19 +146,23 @@ bulk() {
 # nl_compare SRV: right after bulk, both sides' smcr linkgroup and link
 # (our idle group stays 10 s, scaled on slow kernels), compared on our side
 nl_compare() {
-	local tag out=$SMCR_OUT/mixed-bulk-$1 role
+	local tag out=$SMCR_OUT/mixed-bulk-$1 role rel
 	tag=$(serving "$1")
 	"$SMCR" linkgroup >"$out-$WHO.lgr"
 	"$SMCR" link >"$out-$WHO.link"
 	uname -n | cut -c1-32 >"$out-$WHO.host"
+	"$SMCR" info | awk '$1 == "release:" { print $2 }' >"$out-$WHO.rel"
 	barrier "nl-$1" 60
 	[[ $WHO == ours ]] || return 0
 	sed 's/^/# ours: /' "$out-ours.lgr" "$out-ours.link"
 	sed 's/^/# linux: /' "$out-linux.lgr" "$out-linux.link"
 	if [[ $1 == a ]]; then role=server; else role=client; fi
-	tap_check "bulk, $tag: smcr linkgroup: an SMC-Rv2 group, $role, with the EID" \
+	# the lower of the two sides' SMC releases (1 on 6.12, 0 on 6.1)
+	rel=$(cat "$out-ours.rel" "$out-linux.rel" | sort -n | head -n1)
+	echo "# SMC release: ours $(cat "$out-ours.rel"), linux $(cat "$out-linux.rel")"
+	tap_check "bulk, $tag: smcr linkgroup: an SMC-Rv2 group of release ${rel:-0}, $role, with the EID" \
 		python3 "$SHOW" block "$out-ours.lgr" "role=$role" version=2 "eid=$EID" \
-		peer_os=linux type=single
+		"release=${rel:-0}" peer_os=linux type=single
 	tap_check "bulk, $tag: smcr linkgroup and link of ours and Linux's agree" \
 		python3 "$SHOW" match "$out-ours.lgr" "$out-ours.link" "$out-linux.lgr" \
 		"$out-linux.link" --newest --host "$(cat "$out-ours.host")" \
