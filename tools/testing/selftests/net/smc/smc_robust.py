@@ -260,8 +260,10 @@ def memcg_check(conns, before, role):
 
 
 def memcg_server(a):
-    ls = smc_pytest.listener(a.port, backlog=a.count)
+    # the baseline comes first: once the port listens, the peer connects
+    # and the handshakes charge the buffers before accept() is called
     before = memcg_now()
+    ls = smc_pytest.listener(a.port, backlog=a.count)
     conns = []
     for _ in range(a.count):
         c, _ = ls.accept()
