@@ -64,6 +64,15 @@ require_rdma() {
 # (1 otherwise)
 tscale() { echo $(($1 * ${TIME_SCALE:-1})); }
 
+# bscale SIZE: a stream's size (a number with an optional K, M or G)
+# cut for slow kernels: divided by SIZE_SCALE, which scripts/run-tests
+# --debug-kernel passes to the guests (1 otherwise), rounded up
+bscale() {
+	local n=${1%[KMG]} d=${SIZE_SCALE:-1}
+
+	echo "$(((n + d - 1) / d))${1#"$n"}"
+}
+
 _smcr_peer_role() { if [[ $SMCR_ROLE == a ]]; then echo b; else echo a; fi; }
 
 # barrier NAME [TIMEOUT_S=60]: returns 0 once the other guest has reached the

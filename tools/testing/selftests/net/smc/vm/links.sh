@@ -395,13 +395,13 @@ streams_wait() {
 moved() { grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace; }
 
 # stream_lose TAG PORT SRV RXE CMD...: two connections stream 48 MiB
-# each way at once, SRV serving on PORT and PORT + 1; once one streams
-# over RXE (a's smcr link), a runs CMD to cut that path; every byte
-# checked both ways
+# (bscale'd) each way at once, SRV serving on PORT and PORT + 1; once
+# one streams over RXE (a's smcr link), a runs CMD to cut that path;
+# every byte checked both ways
 stream_lose() {
 	local tag=$1 port=$2 srv=$3 rxe=$4 i n=0
 	shift 4
-	streams_start "$tag" "$port" "$srv" 48M 240
+	streams_start "$tag" "$port" "$srv" "$(bscale 48M)" 240
 	if [[ $SMCR_ROLE == a ]]; then
 		for ((i = 0; i < 40; i++)); do
 			n=$(dev_conns "$rxe")
@@ -493,14 +493,15 @@ active_on() {
 
 # readd: the paths of a group's two links are lost and come back, one
 # after the other, SMCR_READD_ROUNDS times (4 unless set), while two
-# connections stream SMCR_READD_BYTES (256M unless set) each way (on the
-# host: SMCR_GUEST_SMCR_READD_ROUNDS=100 scripts/run-tests links): each time the lost link's
-# connection moves to the other link, and the server adds a link on the
-# returning path again (add_link_retry=2), so that the next round can
-# take the other path away
+# connections stream SMCR_READD_BYTES (256M, bscale'd, unless set) each
+# way (on the host: SMCR_GUEST_SMCR_READD_ROUNDS=100 scripts/run-tests
+# links): each time the lost link's connection moves to the other
+# link, and the server adds a link on the returning path again
+# (add_link_retry=2), so that the next round can take the other path
+# away
 readd() {
 	local tag=readd port=7500 rounds=${SMCR_READD_ROUNDS:-4} links
-	local bytes=${SMCR_READD_BYTES:-256M} k i dev eth back ok=0 t0
+	local bytes=${SMCR_READD_BYTES:-$(bscale 256M)} k i dev eth back ok=0 t0
 	tap_check "$tag: insmod smcr.ko max_links=2 add_link_retry=2 ($SMCR_ROLE)" \
 		insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
 		testlink_time=2 add_link_retry=2 || return
