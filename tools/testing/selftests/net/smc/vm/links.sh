@@ -630,6 +630,18 @@ rxe1_gone() {
 	printf '%s\n' "$links"
 }
 
+# one_link: up to 20 s (scaled) until the group has one link, none
+# coming up
+one_link() {
+	local i
+	for ((i = 0; i < $(tscale 20); i++)); do
+		(($("$SMCR" link | grep -c '^id ') == 1)) && break
+		sleep 1
+	done
+	"$SMCR" link | grep -E '^(id|state|ib_dev) ' | paste -sd' ' |
+		sed "s/^/# one link? ($SMCR_ROLE): /"
+}
+
 # eth1_down ROLE, eth1_up ROLE: guest ROLE's eth1 goes down (its rxe1
 # port with it: IB_EVENT_PORT_ERR), or comes up again with its host
 # route to the peer's eth1 (IB_EVENT_PORT_ACTIVE)
@@ -746,6 +758,9 @@ mixed_bounce() {
 	tap_check "$tag: the link on rxe1 left the group ($who)" \
 		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 0 -a \
 		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -ge 1
+	# and eth1 comes back once that try is over (5 s): Linux's server
+	# takes no REQUEST ADD LINK in the middle of it (ask failed so)
+	one_link
 	barrier "$tag-lost" 60
 	eth1_up "$3"
 	links=$(wait_links)
