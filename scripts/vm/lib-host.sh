@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Host-side helpers for the qemu test harness (sourced by run-pair).
+# Host-side helpers for the qemu test harness (sourced by run-pair, and
+# by run-tests for guest_visible).
 #
 # Builds and caches the two boot artifacts for a given kernel release:
 #   build/vm/<kver>/vmlinux         decompressed ELF kernel (booted via PVH,
@@ -39,6 +40,16 @@ default_kver() {
 }
 
 die() { echo "run-pair: error: $*" >&2; exit 2; }
+
+# guest_visible PATH: whether a guest sees PATH as the host has it. The
+# guests mount the host's root over 9p but have tmpfs of their own on
+# these; a tree, script or module under them is not there for a guest.
+guest_visible() {
+	case $1 in
+	/tmp/* | /run/* | /var/tmp/* | /root/* | /proc/* | /sys/* | /dev/*) return 1 ;;
+	esac
+	return 0
+}
 
 # Locate extract-vmlinux (shipped with the kernel headers/source packages).
 find_extract_vmlinux() {
