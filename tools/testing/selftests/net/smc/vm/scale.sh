@@ -5,7 +5,8 @@
 # memory: 2048
 #
 # Group "scale": many connections, and teardown under load.
-#   count   SMC_SCALE_COUNT (10000) SMC-R connections open at once from a
+#   count   SMC_SCALE_COUNT (10000; on the debug kernel an eighth, bscale
+#           in guest_lib.sh) SMC-R connections open at once from a
 #           to b, 16 KiB buffers, each moving 1 KiB both ways (checked);
 #           all SMC-R (the success counters), 255 to a link group
 #           (§3.5.3); then all closed, the link groups gone and the
@@ -31,7 +32,7 @@ KO=$SMCR_REPO/net/smc/smcr.ko
 PY=$SMCR_REPO/tools/testing/selftests/net/smc/smc_scale.py
 RUN=$SMCR_REPO/tools/smc_run/smc_run
 SMCR=$SMCR_REPO/build/tools/smcr
-COUNT=${SMC_SCALE_COUNT:-10000}
+COUNT=${SMC_SCALE_COUNT:-$(bscale 10000)}
 PORT=7800
 # what memory may differ by after the connections are gone: caches of
 # the slab allocator and per-CPU lists, not a connection's 32 KiB
