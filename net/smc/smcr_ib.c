@@ -470,6 +470,14 @@ static int smcr_ib_add(struct ib_device *ibdev)
 	ib_set_client_data(ibdev, &smcr_ib_client, dev);
 	smcr_ib_up->added(dev);
 	ib_register_event_handler(&dev->events);
+	/* A device that comes is a port that came up: its driver enabled
+	 * it (rxe: IB_EVENT_PORT_ACTIVE, and often its GIDs) before its
+	 * clients were told of it
+	 */
+	rdma_for_each_port(ibdev, p)
+		if (p < BITS_PER_LONG)
+			set_bit(p, &dev->ports_up);
+	schedule_work(&dev->port_work);
 	return 0;
 }
 

@@ -211,7 +211,7 @@ void smcr_lgr_port_up(struct smcr_ibdev *dev)
 
 	spin_lock_bh(&smcr_lgrs_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		atomic_set(&lgr->add_asked, 1);
+		atomic_or(SMCR_LGR_ASK_PORT, &lgr->add_asked);
 		smcr_lgr_want_link(lgr, 0);
 	}
 	spin_unlock_bh(&smcr_lgrs_lock);
@@ -350,13 +350,23 @@ static void smcr_lgr_move_conns(struct smcr_lgr *lgr, struct smcr_link *link,
 	}
 }
 
-/* An active link of @lgr other than @link, else NULL */
-static struct smcr_link *smcr_lgr_other_active(struct smcr_lgr *lgr,
-					       const struct smcr_link *link)
+/**
+ * smcr_lgr_other_active() - another active link of a group
+ * @lgr: group
+ * @link: a link of it
+ *
+ * Context: under @lgr's lock or links_lock, so that no link leaves the
+ * group meanwhile.
+ * Return: an active link of @lgr other than @link, else NULL.
+ */
+struct smcr_link *smcr_lgr_other_active(struct smcr_lgr *lgr,
+					const struct smcr_link *link)
 {
 	struct smcr_link *l;
 	int i;
 
+	lockdep_assert(lockdep_is_held(&lgr->lock) ||
+		       lockdep_is_held(&lgr->links_lock));
 	for (i = 0; i < SMCR_LINKS_MAX; i++) {
 		l = &lgr->lnk[i];
 		if (l != link && l->lgr &&
@@ -367,8 +377,9 @@ static struct smcr_link *smcr_lgr_other_active(struct smcr_lgr *lgr,
 }
 
 /* The group's links that went down: the peer is told with DELETE LINK
- * (A.3.4) over an active link unless it asked for it, their connections
- * move to that link, and they are taken off the group, which goes on
+ * (A.3.4) over an active link unless it knows, their QPs are flushed,
+ * their connections move to that link, and they are taken off the group,
+ * which goes on
  * over the others; the first link's failure is no different (§3.5.5.4).
  * With no active link left, or a connection that stays on a failed one,
  * the group ends.
@@ -386,7 +397,7 @@ static void smcr_lgr_drop_work(struct work_struct *work)
 		down = link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN;
 		to = down ? smcr_lgr_other_active(lgr, link) : NULL;
 		if (to && !link->peer_deleted)
-			smcr_llc_delete_link_one(to, link->link_id);
+			smcr_llc_delete_link_one(to, link->link_id, false);
 		mutex_unlock(&lgr->links_lock);
 		if (!down)
 			continue;
@@ -394,6 +405,8 @@ static void smcr_lgr_drop_work(struct work_struct *work)
 			busy = true;
 			continue;
 		}
+		/* nothing lands over it after the moves rewrote its bytes */
+		smcr_link_flush(link);
 		smcr_lgr_move_conns(lgr, link, to);
 		mutex_lock(&lgr->links_lock);
 		if (link->lgr && READ_ONCE(link->state) == SMCR_LINK_DOWN) {

@@ -22,6 +22,10 @@ struct dentry;
 
 #define SMCR_LGR_CONNS_MAX	255		/* §3.5.2 */
 
+/* why a group's adder is to try at once (struct smcr_lgr, @add_asked) */
+#define SMCR_LGR_ASK_PORT	BIT(0)	/* a port of ours came up */
+#define SMCR_LGR_ASK_PEER	BIT(1)	/* the client asked for a link */
+
 /* RMBs of the peer a group keeps the rkeys of, as Linux's smc.ko does */
 #define SMCR_LGR_RTOKENS	255
 
@@ -108,10 +112,14 @@ struct smcr_rtoken {
  * @alloc_rmbs: bytes of the group's RMBs, in use, spare, retiring or
  *	freed not yet, as Linux 6.12 reports them (SMC_NLA_LGR_R_RMB_ALLOC)
  * @alloc_sndbufs: the same of its send buffers, parked ones too
- * @add_asked: the adder is to try now, whatever its retry interval: the
- *	client asked for a link (REQUEST ADD LINK), or a port came up.
- *	Set where @links_lock may not be taken (a link's request work,
- *	under smcr_lgrs_lock), taken by the adder (atomic_xchg())
+ * @add_asked: the adder is to try now, whatever its retry interval:
+ *	SMCR_LGR_ASK_PEER, the client asked for a link (REQUEST ADD LINK),
+ *	and SMCR_LGR_ASK_PORT, a port of ours came up. Set where
+ *	@links_lock may not be taken (a link's request work, under
+ *	smcr_lgrs_lock), taken by the adder (atomic_xchg())
+ * @unasym: a working link left for one between other devices
+ *	(smcr_links_unasym()): the adder offers that one once the link is
+ *	off the group, whatever its retry interval; under @links_lock
  * @drop_work: takes links that went down off the group, their
  *	connections moved to an active one
  */
@@ -156,6 +164,7 @@ struct smcr_lgr {
 	atomic_long_t		alloc_rmbs;
 	atomic_long_t		alloc_sndbufs;
 	atomic_t		add_asked;
+	bool			unasym;
 	struct work_struct	drop_work;
 };
 
@@ -363,6 +372,8 @@ void smcr_lgr_dev_removing(struct smcr_ibdev *dev, unsigned int round);
 int smcr_conn_register(struct smcr_lgr *lgr, struct smcr_sock *smc,
 		       struct smcr_link *link);
 u32 smcr_lgr_link_conns(const struct smcr_link *link);
+struct smcr_link *smcr_lgr_other_active(struct smcr_lgr *lgr,
+					const struct smcr_link *link);
 
 /* moves a connection's sending from a failed link to another of its group */
 typedef int (*smcr_lgr_move_t)(struct smcr_sock *smc, struct smcr_link *from,

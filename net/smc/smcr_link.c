@@ -729,6 +729,24 @@ static void smcr_link_drain(struct smcr_link *link)
 }
 
 /**
+ * smcr_link_flush() - stop a link that went down from moving any byte
+ * @link: link, down (smcr_link_fail())
+ *
+ * Its QP goes to the error state and what was posted on it is flushed:
+ * none of its RDMA writes lands later, so that a connection that moves
+ * to another link may write the same bytes there and then new ones
+ * (§3.5.5.4). A link whose path is only lost, or that is replaced while
+ * it works, may still have writes in flight otherwise.
+ *
+ * Context: process.
+ */
+void smcr_link_flush(struct smcr_link *link)
+{
+	if (link->qp)
+		smcr_link_drain(link);
+}
+
+/**
  * smcr_link_stop() - error a link's QP, wait for its flush, destroy it
  * @link: link
  *

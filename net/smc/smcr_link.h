@@ -56,6 +56,7 @@ enum smcr_link_down_reason {
 	SMCR_DOWN_ADD,		/* a further link that did not come up */
 	SMCR_DOWN_DEVICE,	/* its RoCE device goes away */
 	SMCR_DOWN_PORT,		/* its RoCE port went down */
+	SMCR_DOWN_ASYM,		/* a link between other devices replaces it */
 };
 
 /**
@@ -104,7 +105,8 @@ struct smcr_wr_tx {
  *	region and a DMA address per link by it
  * @link_id: link number within the group (A.3.1)
  * @peer_uid: the link user id the peer's CONFIRM LINK gave (A.3.1)
- * @peer_deleted: the peer's DELETE LINK named it: it knows it is gone
+ * @peer_deleted: the peer knows it is gone: its DELETE LINK named it,
+ *	or ours did before it went down (smcr_links_unasym())
  * @state: enum smcr_link_state; changed under @lgr->lock
  * @rtr: the QP reached RTR (tracked here: rxe does not report it)
  * @rts: the QP reached RTS
@@ -234,6 +236,7 @@ enum smcr_wr_class {
 /* smcr_link.c */
 int smcr_link_init(struct smcr_link *link, u8 version, bool routed);
 int smcr_link_ready(struct smcr_link *link, bool rts);
+void smcr_link_flush(struct smcr_link *link);
 void smcr_link_stop(struct smcr_link *link);
 void smcr_link_clear(struct smcr_link *link);
 void smcr_link_fail(struct smcr_link *link,

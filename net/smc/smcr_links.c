@@ -492,24 +492,49 @@ fail:
 	return rc;
 }
 
+/* The active link of @lgr beside its first, when it has two; the group
+ * is asymmetric when they share a port of ours or the peer's GID
+ */
+static struct smcr_link *smcr_links_second(struct smcr_lgr *lgr)
+{
+	struct smcr_link *first = smcr_lgr_primary(lgr);
+
+	lockdep_assert_held(&lgr->links_lock);
+	if (READ_ONCE(first->state) != SMCR_LINK_ACTIVE)
+		return NULL;
+	return smcr_lgr_other_active(lgr, first);
+}
+
+static bool smcr_links_share_port(const struct smcr_link *a,
+				  const struct smcr_link *b)
+{
+	return a->port.dev == b->port.dev && a->port.port == b->port.port;
+}
+
 /* Client: ask the server for a link (Linux's REQUEST ADD LINK, SMC-Rv2
  * only), naming the GID of the link we have and one of another port of
- * ours, after a port came up in a group of one link. The server offers
- * one (ADD LINK, taken as any offer) or answers that it will not; nothing
- * waits for either.
+ * ours, after a port came up in a group of one link, or of two on one
+ * port of ours (asymmetric: a server of ours then replaces the second,
+ * smcr_links_unasym(), as Linux's does). The server offers one (ADD LINK,
+ * taken as any offer) or answers that it will not; nothing waits for
+ * either.
  */
 static void smcr_links_ask(struct smcr_lgr *lgr)
 {
 	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_REQ_ADD_LINK };
-	struct smcr_link *link = smcr_lgr_primary(lgr), *free;
+	struct smcr_link *link = smcr_lgr_primary(lgr), *free, *second;
 	struct smcr_ib_port alt;
 	int rc;
 
 	lockdep_assert_held(&lgr->links_lock);
 	if (lgr->version != SMCR_CLC_V2 ||
-	    READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
-	    smcr_links_up(lgr, &free) >= smcr_links_max(lgr) || !free)
+	    READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
 		return;
+	if (smcr_links_up(lgr, &free) >= smcr_links_max(lgr) || !free) {
+		second = smcr_links_second(lgr);
+		if (!second || !smcr_links_share_port(link, second))
+			return;
+	}
 	rc = smcr_ib_find_alt_port(&link->port, true, &alt);
 	if (!rc) {
 		m.u.req_add_link.gid_cnt = 2;
@@ -518,6 +543,46 @@ static void smcr_links_ask(struct smcr_lgr *lgr)
 		smcr_ib_put_port(&alt);
 	}
 	trace_smcr_links_ask(link, rc);
+}
+
+/* Server: Linux makes a group asymmetric when one side has a single
+ * device for it (its second link then shares that device's port; RFC
+ * 7609 knows no such group), and makes it symmetric once a device
+ * appears. Ours does the same: when the group's two links share a port
+ * of ours and a port of another device can now take one (@asked has
+ * SMCR_LGR_ASK_PORT), or share the client's GID and the client asked for
+ * a link (SMCR_LGR_ASK_PEER: a port of its came up), the second link
+ * goes. The peer hears of it first (orderly DELETE LINK, no asymmetric
+ * link needed); it fails over as a lost link does, its connections move
+ * to the first link, and the adder then offers one from the other
+ * device (@lgr->unasym). Returns whether the link goes.
+ */
+static bool smcr_links_unasym(struct smcr_lgr *lgr, int asked)
+{
+	struct smcr_link *first = smcr_lgr_primary(lgr), *second;
+	struct smcr_ib_port alt;
+
+	lockdep_assert_held(&lgr->links_lock);
+	second = smcr_links_second(lgr);
+	if (!second)
+		return false;
+	if (smcr_links_share_port(first, second)) {
+		if (!(asked & SMCR_LGR_ASK_PORT) ||
+		    smcr_ib_find_alt_port(&first->port,
+					  lgr->version == SMCR_CLC_V2, &alt))
+			return false;
+		smcr_ib_put_port(&alt);
+	} else if (memcmp(first->peer_gid, second->peer_gid,
+			  SMCR_CLC_GID_LEN) || !(asked & SMCR_LGR_ASK_PEER)) {
+		return false;
+	}
+	lgr->unasym = true;
+	smcr_llc_delete_link_one(first, second->link_id, true);
+	spin_lock_bh(&lgr->lock);
+	second->peer_deleted = true;
+	spin_unlock_bh(&lgr->lock);
+	smcr_link_fail(second, SMCR_DOWN_ASYM);
+	return true;
 }
 
 /* Registered with the link groups: a server's offer of a further link,
@@ -532,9 +597,8 @@ static unsigned long smcr_links_add(struct smcr_lgr *lgr)
 {
 	unsigned long retry = min_t(unsigned int, READ_ONCE(add_link_retry),
 				    SMCR_LINKS_RETRY_MAX) * (unsigned long)HZ;
+	int asked = atomic_xchg(&lgr->add_asked, 0);
 	int rc;
-
-	bool asked = atomic_xchg(&lgr->add_asked, 0);
 
 	if (!lgr->server) {
 		if (asked)
@@ -544,9 +608,16 @@ static unsigned long smcr_links_add(struct smcr_lgr *lgr)
 	/* a link that left comes back with add_link_retry set, or when
 	 * the client asks for it or a port comes up
 	 */
-	if (lgr->had_links && !retry && !asked)
+	if (lgr->had_links && !retry && !asked && !lgr->unasym)
 		return 0;
 	rc = smcr_links_offer(lgr);
+	/* a group of two: one may have to give way; or one is still on
+	 * its way out, and its drop asks again (smcr_lgr_drop_work())
+	 */
+	if (rc == -EALREADY && (lgr->unasym ||
+				(asked && smcr_links_unasym(lgr, asked))))
+		return 0;
+	lgr->unasym = false;
 	if (!rc || rc == -EALREADY || rc == -ECONNREFUSED) {
 		lgr->add_fails = 0;
 		return 0;
@@ -742,7 +813,7 @@ static void smcr_links_rx_req_add(struct smcr_link *link,
 	smcr_llc_req_add_link_answer(link, m);
 	if (smcr_links_max(lgr) < 2)
 		return;
-	atomic_set(&lgr->add_asked, 1);
+	atomic_or(SMCR_LGR_ASK_PEER, &lgr->add_asked);
 	smcr_lgr_want_link(lgr, 0);
 }
 

@@ -556,21 +556,26 @@ out:
 }
 
 /**
- * smcr_llc_delete_link_one() - tell the peer a further link went down
+ * smcr_llc_delete_link_one() - tell the peer a further link goes
  * @link: an active link of the group, the first
- * @link_id: the link that went down
+ * @link_id: the link that goes
+ * @unneeded: it works, but a link between other devices is to replace
+ *	it: orderly, "no asymmetric link needed" (as Linux's reason code
+ *	says); else it went down: not orderly, lost path (A.3.4)
  *
- * A.3.4: DELETE LINK of one link, not orderly (lost path); the peer
- * answers, but nothing waits for that.
+ * The peer answers, but nothing waits for that.
  */
-void smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id)
+void smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id,
+			      bool unneeded)
 {
 	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_DELETE_LINK };
 
 	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
 		return;
 	m.u.delete_link.link_num = link_id;
-	m.u.delete_link.reason = SMCR_LLC_DEL_LOST_PATH;
+	m.u.delete_link.orderly = unneeded;
+	m.u.delete_link.reason = unneeded ? SMCR_LLC_DEL_NO_ASYM_NEEDED :
+					    SMCR_LLC_DEL_LOST_PATH;
 	smcr_llc_send(link, &m);
 }
 

@@ -311,6 +311,7 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_LLC);
 TRACE_DEFINE_ENUM(SMCR_DOWN_ADD);
 TRACE_DEFINE_ENUM(SMCR_DOWN_DEVICE);
 TRACE_DEFINE_ENUM(SMCR_DOWN_PORT);
+TRACE_DEFINE_ENUM(SMCR_DOWN_ASYM);
 
 #define smcr_show_down_reason(r)					\
 	__print_symbolic(r,						\
@@ -324,7 +325,8 @@ TRACE_DEFINE_ENUM(SMCR_DOWN_PORT);
 		{ SMCR_DOWN_LLC, "LLC request unanswered" },		\
 		{ SMCR_DOWN_ADD, "further link not added" },	\
 		{ SMCR_DOWN_DEVICE, "device removed" },			\
-		{ SMCR_DOWN_PORT, "port down" })
+		{ SMCR_DOWN_PORT, "port down" },			\
+		{ SMCR_DOWN_ASYM, "asymmetric, replaced" })
 
 /* Something that happened to a link, and a code for what: by default
  * why it went down

@@ -79,6 +79,16 @@
 #            its SMC-Rv2 link group (first contact on rxe0) adds a second
 #            link on rxe1, a symmetric group, as Linux does with two
 #            devices
+#   asym     rxe1 set aside, a third device rxe2 on a macvlan of eth0
+#            (asym_dev): ours on both sides, SMC-Rv2; the server (asym
+#            a) or the client (asym b) has no rxe2 at first contact, so
+#            the second link shares its rxe0 port, an asymmetric group;
+#            when its rxe2 comes, mid-stream, the group becomes
+#            symmetric: the server replaces the second link (after the
+#            client's REQUEST ADD LINK in asym b), its connection moves,
+#            every byte arrives, nothing aborts
+# LINKS_PHASES (SMCR_GUEST_LINKS_PHASES on the host) runs only the named
+# phases, e.g. "setup asym_dev asym asym_end".
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
@@ -347,6 +357,20 @@ roce_block() {
 }
 roce_unblock() { tc qdisc del dev "$1" clsact; }
 
+# rxe_back TAG DEV NETDEV IP: rdma link add DEV on NETDEV, and up to
+# 30 s until IP is a GID of it
+rxe_back() {
+	local i
+	tap_check "$1: rdma link add $2 on $3 ($SMCR_ROLE)" \
+		rdma link add "$2" type rxe netdev "$3"
+	for ((i = 0; i < 30; i++)); do
+		rxe_gid_index "$2" "$4" >/dev/null && break
+		sleep 1
+	done
+	tap_check "$1: $2 has $3's address as a GID ($SMCR_ROLE)" \
+		rxe_gid_index "$2" "$4"
+}
+
 # streams_start TAG PORT SRV BYTES LIMIT: two connections stream BYTES
 # each way at once, SRV serving on PORT and PORT + 1, each for at most
 # LIMIT s (tscale'd); their pids in STREAMS
@@ -435,7 +459,7 @@ moved_ok() {
 # on eth1, the path of the group's second link (HOW eth1), or on eth0,
 # the first link's (eth0), or its device of the first link goes (rxe0)
 failover() {
-	local eth=$1 tag="failover $1" port=7460 links from=rxe1 to=rxe0 i
+	local eth=$1 tag="failover $1" port=7460 links from=rxe1 to=rxe0
 	local after=$SMCR_PEER_IP cut=(roce_block "$1")
 	case $eth in
 	eth0) from=rxe0 to=rxe1 after=$SMCR_PEER_IP2 port=7470 ;;
@@ -469,14 +493,7 @@ failover() {
 	if [[ $SMCR_ROLE == b ]]; then
 		:
 	elif [[ $eth == rxe0 ]]; then
-		tap_check "$tag: rdma link add rxe0 (a)" \
-			rdma link add rxe0 type rxe netdev eth0
-		for ((i = 0; i < 30; i++)); do
-			rxe_gid_index rxe0 "$SMCR_SELF_IP" >/dev/null && break
-			sleep 1
-		done
-		tap_check "$tag: rxe0 has eth0's address as a GID again (a)" \
-			rxe_gid_index rxe0 "$SMCR_SELF_IP"
+		rxe_back "$tag" rxe0 eth0 "$SMCR_SELF_IP"
 	else
 		roce_unblock "$eth"
 	fi
@@ -867,19 +884,150 @@ linux() {
 	barrier linux-gone 60
 }
 
-setup
-verbs
-ours
-ours2 v1
-ours2 v2
-v21
-failover eth1
-failover eth0
-readd
-mixed2
-invite
-grow
-ask
-linux
+# asym_dev: a third RoCE device beside rxe0 on eth0's wire, for a link
+# of another device's that reaches the peer's rxe0 (rxe sends and takes
+# frames on its own net device only: across eth0 and eth1 no link is
+# possible): rxe1 goes, a macvlan mv0 of eth0 comes, with an address of
+# eth0's subnet (noprefixroute) and a host route to the peer's; each side
+# answers ARP on the device that has the address (arp_ignore). rxe2 on
+# mv0 comes with asym_rxe2.
+MV_SELF=${SMCR_SELF_IP%.*}.2${SMCR_SELF_IP##*.}
+MV_PEER=${SMCR_PEER_IP%.*}.2${SMCR_PEER_IP##*.}
+asym_dev() {
+	tap_check "asym: rdma link delete rxe1 ($SMCR_ROLE)" \
+		rdma link delete rxe1
+	tap_check "asym: macvlan mv0 of eth0, $MV_SELF ($SMCR_ROLE)" bash -c "
+		modprobe macvlan &&
+		ip link add mv0 link eth0 type macvlan mode bridge &&
+		ip link set mv0 up &&
+		ip addr add $MV_SELF/24 dev mv0 noprefixroute &&
+		ip route add $MV_PEER/32 dev mv0 src $MV_SELF"
+}
+
+# asym_rxe2 add|delete: rxe2 on mv0 comes (with mv0's address as a GID)
+# or goes, if not so already
+asym_rxe2() {
+	if [[ $1 == delete ]]; then
+		[[ -e /sys/class/infiniband/rxe2 ]] || return 0
+		tap_check "asym: rdma link delete rxe2 ($SMCR_ROLE)" \
+			rdma link delete rxe2
+		return
+	fi
+	[[ -e /sys/class/infiniband/rxe2 ]] || rxe_back asym rxe2 mv0 "$MV_SELF"
+}
+
+# asym_type TYPE: up to 30 s (scaled) until our group is of TYPE
+asym_type() {
+	local i
+	for ((i = 0; i < $(tscale 30); i++)); do
+		"$SMCR" linkgroup | grep -q "^type $1\$" && return 0
+		sleep 1
+	done
+	"$SMCR" linkgroup | grep '^type '
+	return 1
+}
+
+# asym LATE: an asymmetric group made symmetric, as Linux does. a
+# serves, ours on both sides, SMC-Rv2, add_link_retry=0; guest LATE
+# has no rxe2 at first contact, so the group's second link shares its
+# rxe0 port (asymmetric local there, peer at the other side). While two
+# connections stream, LATE's rxe2 comes: a server that lacked it (LATE
+# a) replaces the second link by itself (its port came up), a client
+# that lacked it (LATE b) asks for a link (REQUEST ADD LINK) and the
+# server replaces the second link so: the server's DELETE LINK (orderly,
+# no asymmetric link needed), that link's connection moves to the
+# first, and an ADD LINK between the rxe2 of both makes the group
+# symmetric; every byte arrives, nothing aborts.
+asym() {
+	local late=$1 tag="asym $1" port=7520 peer=local
+	[[ $late == b ]] && port=7530
+	[[ $SMCR_ROLE == "$late" ]] || peer=peer
+	if [[ $SMCR_ROLE == "$late" ]]; then
+		asym_rxe2 delete
+	else
+		asym_rxe2 add
+	fi
+	tap_check "$tag: insmod smcr.ko max_links=2 add_link_retry=0 ($SMCR_ROLE)" \
+		insmod "$KO" max_links=2 add_link_retry=0 testlink_time=60 \
+		lgr_idle_time="$(tscale 120)" || return
+	trace_on
+	tap_check "$tag: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
+	barrier "asym-$late-up" 60
+	xpair a "asym-$late-first" "$port" "$SMCR_PEER_IP" 1M 1
+	tap_check "$tag: an asymmetric group, $peer ($SMCR_ROLE)" \
+		asym_type "asymmetric_$peer"
+	"$SMCR" link | grep -E '^(id|ib_dev|state) ' | paste -sd' ' |
+		sed "s/^/# $tag: /"
+	streams_start "asym-$late" $((port + 1)) a "$(bscale 48M)" 240
+	if [[ $SMCR_ROLE == "$late" ]]; then
+		sleep 2
+		asym_rxe2 add
+	fi
+	tap_check "$tag: a symmetric group once rxe2 came ($SMCR_ROLE)" \
+		asym_type symmetric
+	streams_wait "asym-$late"
+	barrier "asym-$late-streams" 60
+	"$SMCR" link | grep -E '^(id|ib_dev|state|conns) ' | paste -sd' ' |
+		sed "s/^/# $tag: /"
+	grep -E 'smcr_links_|smcr_link_down|smcr_conn_moved|DELETE_LINK|REQ_ADD|smcr_lgr_terminate' \
+		$TRACE/trace | sed 's/^ */# /'
+	tap_check "$tag: one link on rxe0, one on rxe2 ($SMCR_ROLE)" \
+		test "$("$SMCR" link | grep -c '^ib_dev rxe[02]$')" -eq 2 -a \
+		"$("$SMCR" link | grep -c '^ib_dev rxe2$')" -eq 1
+	if [[ $SMCR_ROLE == a ]]; then
+		tap_check "$tag: the asymmetric link left for it (a)" \
+			grep -q 'smcr_link_down: .*asymmetric, replaced' $TRACE/trace
+	else
+		tap_check "$tag: the server's DELETE LINK took it (b)" \
+			grep -q 'smcr_link_down: .*peer.s DELETE LINK' $TRACE/trace
+	fi
+	if [[ $late == b && $SMCR_ROLE == b ]]; then
+		tap_check "$tag: our client asked for a link (b)" \
+			grep -qE 'smcr_links_ask: .* rc=0$' $TRACE/trace
+	fi
+	tap_check "$tag: no move failed ($SMCR_ROLE)" \
+		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
+	xpair a "asym-$late-more" $((port + 3)) "$SMCR_PEER_IP" 2M 2
+	tap_check "$tag: no connection aborted, one group ($SMCR_ROLE)" \
+		test "$(events smcr_lgr_terminate)" -eq 0 -a \
+		"$(events smcr_lgr_create)" -eq 1
+	barrier "asym-$late-done" 60
+	unload "$tag"
+}
+
+# asym_end: rxe2 and mv0 go, rxe1 on eth1 comes back
+asym_end() {
+	asym_rxe2 delete
+	ip link del mv0
+	rxe_back asym rxe1 eth1 "$SMCR_SELF_IP2"
+	barrier asym-end 60
+}
+
+# phase NAME [ARGS]: one phase of the group, unless LINKS_PHASES (on the
+# host SMCR_GUEST_LINKS_PHASES) names others: "setup asym" runs those
+# whose name is one of these words
+phase() {
+	[[ -z ${LINKS_PHASES:-} || " $LINKS_PHASES " == *" $1 "* ]] || return 0
+	"$@"
+}
+
+phase setup
+phase verbs
+phase ours
+phase ours2 v1
+phase ours2 v2
+phase v21
+phase failover eth1
+phase failover eth0
+phase readd
+phase mixed2
+phase invite
+phase grow
+phase ask
+phase linux
+phase asym_dev
+phase asym a
+phase asym b
+phase asym_end
 # last: Linux's smc.ko corrupts data over an rxe0 deleted and added again
-failover rxe0
+phase failover rxe0
