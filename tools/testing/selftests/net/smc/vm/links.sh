@@ -958,7 +958,7 @@ asym() {
 		asym_type "asymmetric_$peer"
 	"$SMCR" link | grep -E '^(id|ib_dev|state) ' | paste -sd' ' |
 		sed "s/^/# $tag: /"
-	streams_start "asym-$late" $((port + 1)) a "$(bscale 48M)" 240
+	streams_start "asym-$late" $((port + 1)) a "$(bscale 16M)" 240
 	if [[ $SMCR_ROLE == "$late" ]]; then
 		sleep 2
 		asym_rxe2 add
@@ -987,7 +987,7 @@ asym() {
 	fi
 	tap_check "$tag: no move failed ($SMCR_ROLE)" \
 		test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
-	xpair a "asym-$late-more" $((port + 3)) "$SMCR_PEER_IP" 2M 2
+	xpair a "asym-$late-more" $((port + 3)) "$SMCR_PEER_IP" 1M 1
 	tap_check "$tag: no connection aborted, one group ($SMCR_ROLE)" \
 		test "$(events smcr_lgr_terminate)" -eq 0 -a \
 		"$(events smcr_lgr_create)" -eq 1
