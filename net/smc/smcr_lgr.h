@@ -117,9 +117,6 @@ struct smcr_rtoken {
  *	and SMCR_LGR_ASK_PORT, a port of ours came up. Set where
  *	@links_lock may not be taken (a link's request work, under
  *	smcr_lgrs_lock), taken by the adder (atomic_xchg())
- * @unasym: a working link left for one between other devices
- *	(smcr_links_unasym()): the adder offers that one once the link is
- *	off the group, whatever its retry interval; under @links_lock
  * @drop_work: takes links that went down off the group, their
  *	connections moved to an active one
  */
@@ -164,7 +161,6 @@ struct smcr_lgr {
 	atomic_long_t		alloc_rmbs;
 	atomic_long_t		alloc_sndbufs;
 	atomic_t		add_asked;
-	bool			unasym;
 	struct work_struct	drop_work;
 };
 

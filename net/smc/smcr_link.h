@@ -145,7 +145,8 @@ struct smcr_wr_tx {
  *	from the request to the answer
  * @llc_reqs: the peer's requests to answer, a ring of SMCR_LLC_REQS
  * @llc_req_ext: SMC-Rv2 groups: the extension of the newest ADD LINK
- *	request in @llc_reqs, SMCR_LLC_ADD_EXT_MAX_LEN bytes
+ *	(a client's) or REQUEST ADD LINK (a server's) request in @llc_reqs,
+ *	SMCR_LLC_ADD_EXT_MAX_LEN bytes
  * @llc_req_ext_len: bytes in @llc_req_ext
  * @llc_req_head: index of the oldest request in @llc_reqs
  * @llc_req_cnt: requests in @llc_reqs

@@ -421,19 +421,26 @@ static int smcr_links_client_reg(void *arg)
 }
 
 /* Server: offer a further link over the group's active one, and set it
- * up: after the first contact, and again after a link left (§3.5.5.4)
+ * up: after the first contact, and again after a link left (§3.5.5.4);
+ * or, @replace, a link between other devices into the group's spare
+ * entry, beside its full set of links, one of which it is to replace
+ * (smcr_links_unasym()). The new link into @newp.
  */
-static int smcr_links_offer(struct smcr_lgr *lgr)
+static int smcr_links_offer(struct smcr_lgr *lgr, bool replace,
+			    struct smcr_link **newp)
 {
 	struct smcr_link *link = smcr_lgr_primary(lgr), *new;
-	bool first = !lgr->had_links;
+	bool first = !lgr->had_links && !replace;
 	struct smcr_ib_port port;
 	struct smcr_llc_msg m;
-	int rc, alt;
+	int rc, alt, up;
 
 	lockdep_assert_held(&lgr->links_lock);
-	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
-	    smcr_links_up(lgr, &new) >= smcr_links_max(lgr) || !new)
+	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
+		return -EALREADY;
+	up = smcr_links_up(lgr, &new);
+	if (!new || up > smcr_links_max(lgr) ||
+	    (up == smcr_links_max(lgr) && !replace))
 		return -EALREADY;
 	rc = smcr_links_rtokens_alloc(lgr);
 	if (rc)
@@ -485,6 +492,8 @@ static int smcr_links_offer(struct smcr_lgr *lgr)
 		goto fail;
 	lgr->had_links = true;
 	trace_smcr_links_up(new, true, alt);
+	if (newp)
+		*newp = new;
 	return 0;
 fail:
 	trace_smcr_links_failed(new, rc);
@@ -492,9 +501,7 @@ fail:
 	return rc;
 }
 
-/* The active link of @lgr beside its first, when it has two; the group
- * is asymmetric when they share a port of ours or the peer's GID
- */
+/* The active link of @lgr beside its first, when it has two */
 static struct smcr_link *smcr_links_second(struct smcr_lgr *lgr)
 {
 	struct smcr_link *first = smcr_lgr_primary(lgr);
@@ -509,6 +516,21 @@ static bool smcr_links_share_port(const struct smcr_link *a,
 				  const struct smcr_link *b)
 {
 	return a->port.dev == b->port.dev && a->port.port == b->port.port;
+}
+
+static bool smcr_links_share_peer(const struct smcr_link *a,
+				  const struct smcr_link *b)
+{
+	return !memcmp(a->peer_gid, b->peer_gid, SMCR_CLC_GID_LEN);
+}
+
+/* Two links are asymmetric when they share a port of ours (Linux's
+ * "asymmetric local") or the peer's GID ("asymmetric peer")
+ */
+static bool smcr_links_asym(const struct smcr_link *a,
+			    const struct smcr_link *b)
+{
+	return smcr_links_share_port(a, b) || smcr_links_share_peer(a, b);
 }
 
 /* Client: ask the server for a link (Linux's REQUEST ADD LINK, SMC-Rv2
@@ -548,41 +570,43 @@ static void smcr_links_ask(struct smcr_lgr *lgr)
 /* Server: Linux makes a group asymmetric when one side has a single
  * device for it (its second link then shares that device's port; RFC
  * 7609 knows no such group), and makes it symmetric once a device
- * appears. Ours does the same: when the group's two links share a port
- * of ours and a port of another device can now take one (@asked has
- * SMCR_LGR_ASK_PORT), or share the client's GID and the client asked for
- * a link (SMCR_LGR_ASK_PEER: a port of its came up), the second link
- * goes. The peer hears of it first (orderly DELETE LINK, no asymmetric
- * link needed); it fails over as a lost link does, its connections move
- * to the first link, and the adder then offers one from the other
- * device (@lgr->unasym). Returns whether the link goes.
+ * appears. Ours does the same, make before break: when the group's two
+ * links share a port of ours and a port of another device can now take
+ * one (@asked has SMCR_LGR_ASK_PORT), or share the client's GID and the
+ * client asked for a link naming another GID (SMCR_LGR_ASK_PEER), a
+ * third link is offered from another device of ours. Once it is up, the
+ * one of the old pair that the new link makes redundant goes: the peer
+ * hears of it first (orderly DELETE LINK, no asymmetric link needed,
+ * answered), then it fails over as a lost link does and its connections
+ * move. A replacement that fails, or that is no better, leaves the group
+ * as it was. Returns 0 or why nothing was replaced.
  */
-static bool smcr_links_unasym(struct smcr_lgr *lgr, int asked)
+static int smcr_links_unasym(struct smcr_lgr *lgr, int asked)
 {
-	struct smcr_link *first = smcr_lgr_primary(lgr), *second;
-	struct smcr_ib_port alt;
+	struct smcr_link *first = smcr_lgr_primary(lgr), *second, *new;
+	struct smcr_link *gone;
+	int rc;
 
 	lockdep_assert_held(&lgr->links_lock);
 	second = smcr_links_second(lgr);
 	if (!second)
-		return false;
-	if (smcr_links_share_port(first, second)) {
-		if (!(asked & SMCR_LGR_ASK_PORT) ||
-		    smcr_ib_find_alt_port(&first->port,
-					  lgr->version == SMCR_CLC_V2, &alt))
-			return false;
-		smcr_ib_put_port(&alt);
-	} else if (memcmp(first->peer_gid, second->peer_gid,
-			  SMCR_CLC_GID_LEN) || !(asked & SMCR_LGR_ASK_PEER)) {
-		return false;
+		return -EALREADY;
+	if (!(smcr_links_share_port(first, second) &&
+	      (asked & SMCR_LGR_ASK_PORT)) &&
+	    !(smcr_links_share_peer(first, second) &&
+	      (asked & SMCR_LGR_ASK_PEER)))
+		return -EALREADY;
+	rc = smcr_links_offer(lgr, true, &new);
+	if (rc)
+		return rc;
+	gone = smcr_links_asym(first, new) ? new : second;
+	if (!smcr_llc_delete_link_one(first, gone->link_id, true)) {
+		spin_lock_bh(&lgr->lock);
+		gone->peer_deleted = true;
+		spin_unlock_bh(&lgr->lock);
 	}
-	lgr->unasym = true;
-	smcr_llc_delete_link_one(first, second->link_id, true);
-	spin_lock_bh(&lgr->lock);
-	second->peer_deleted = true;
-	spin_unlock_bh(&lgr->lock);
-	smcr_link_fail(second, SMCR_DOWN_ASYM);
-	return true;
+	smcr_link_fail(gone, SMCR_DOWN_ASYM);
+	return gone == new ? -EALREADY : 0;
 }
 
 /* Registered with the link groups: a server's offer of a further link,
@@ -608,16 +632,15 @@ static unsigned long smcr_links_add(struct smcr_lgr *lgr)
 	/* a link that left comes back with add_link_retry set, or when
 	 * the client asks for it or a port comes up
 	 */
-	if (lgr->had_links && !retry && !asked && !lgr->unasym)
+	if (lgr->had_links && !retry && !asked)
 		return 0;
-	rc = smcr_links_offer(lgr);
-	/* a group of two: one may have to give way; or one is still on
-	 * its way out, and its drop asks again (smcr_lgr_drop_work())
+	rc = smcr_links_offer(lgr, false, NULL);
+	/* a group of two: an asymmetric one may get a better link; or one
+	 * is still on its way out, and its drop asks again
+	 * (smcr_lgr_drop_work())
 	 */
-	if (rc == -EALREADY && (lgr->unasym ||
-				(asked && smcr_links_unasym(lgr, asked))))
-		return 0;
-	lgr->unasym = false;
+	if (rc == -EALREADY && asked)
+		smcr_links_unasym(lgr, asked);
 	if (!rc || rc == -EALREADY || rc == -ECONNREFUSED) {
 		lgr->add_fails = 0;
 		return 0;
@@ -649,6 +672,24 @@ static void smcr_links_reject(struct smcr_link *link, struct smcr_llc_msg *m)
 	smcr_llc_send(link, m);
 }
 
+/* Client: whether the group can take a further link, into @free: below
+ * its number, or one more while its two are asymmetric, the replacement
+ * of one of them that a server of Linux's or ours offers before it lets
+ * that one go (smcr_links_unasym())
+ */
+static bool smcr_links_room(struct smcr_lgr *lgr, struct smcr_link **free)
+{
+	struct smcr_link *first = smcr_lgr_primary(lgr), *second;
+	int up = smcr_links_up(lgr, free);
+
+	if (!*free || up > smcr_links_max(lgr))
+		return false;
+	if (up < smcr_links_max(lgr))
+		return true;
+	second = smcr_links_second(lgr);
+	return second && smcr_links_asym(first, second);
+}
+
 /* Client: take the server's offer of a second link; a negative errno
  * when it was not set up, and @reject while our answer is still to send
  */
@@ -667,8 +708,7 @@ static int smcr_links_accept(struct smcr_link *link, struct smcr_llc_msg *req,
 	lockdep_assert_held(&lgr->links_lock);
 	*reject = true;
 	if (lgr->server || READ_ONCE(link->state) != SMCR_LINK_ACTIVE ||
-	    smcr_links_up(lgr, &new) >= smcr_links_max(lgr) || !new ||
-	    !al->qp_mtu || !al->link_num ||
+	    !smcr_links_room(lgr, &new) || !al->qp_mtu || !al->link_num ||
 	    smcr_links_idx(lgr, al->link_num) >= 0)
 		return -ENOLINK;
 	rc = smcr_links_rtokens_alloc(lgr);
@@ -794,6 +834,35 @@ reject:
 	smcr_links_reject(link, m);
 }
 
+/* Whether a client's REQUEST ADD LINK names a GID none of the group's
+ * links goes to
+ */
+static bool smcr_links_req_other_gid(struct smcr_lgr *lgr,
+				     const struct smcr_llc_req_add_link *r,
+				     const u8 *ext, u32 ext_len)
+{
+	const struct smcr_link *l;
+	const u8 *gid;
+	unsigned int i;
+	bool used;
+	int k;
+
+	for (i = 0; (gid = smcr_llc_req_add_link_gid(r, ext, ext_len, i));
+	     i++) {
+		used = false;
+		spin_lock_bh(&lgr->lock);
+		for (k = 0; k < SMCR_LINKS_MAX && !used; k++) {
+			l = &lgr->lnk[k];
+			used = l->lgr && READ_ONCE(l->state) != SMCR_LINK_DOWN &&
+			       !memcmp(l->peer_gid, gid, SMCR_CLC_GID_LEN);
+		}
+		spin_unlock_bh(&lgr->lock);
+		if (!used)
+			return true;
+	}
+	return false;
+}
+
 /* The client's REQUEST ADD LINK (registered with the LLC layer): Linux's
  * SMC-Rv2 client sends it when a port of its comes up while its group
  * has one link, with the GIDs it could use. The answer goes first, so
@@ -806,14 +875,21 @@ static void smcr_links_rx_req_add(struct smcr_link *link,
 				  u32 ext_len)
 {
 	struct smcr_lgr *lgr = link->lgr;
+	bool other;
 
 	/* a server asks for nothing: not answered */
 	if (!lgr->server)
 		return;
+	other = smcr_links_req_other_gid(lgr, &m->u.req_add_link, ext,
+					 ext_len);
 	smcr_llc_req_add_link_answer(link, m);
 	if (smcr_links_max(lgr) < 2)
 		return;
-	atomic_or(SMCR_LGR_ASK_PEER, &lgr->add_asked);
+	/* one that names no GID but those in use may still have the
+	 * group's lost link back; it replaces no link of it
+	 */
+	if (other)
+		atomic_or(SMCR_LGR_ASK_PEER, &lgr->add_asked);
 	smcr_lgr_want_link(lgr, 0);
 }
 

@@ -218,9 +218,19 @@ static void smcr_llc_answer(struct smcr_link *link, const u8 *msg,
 	}
 }
 
+/* The requests whose version 2 extension is kept: ADD LINK's rkeys and
+ * the GIDs of REQUEST ADD LINK
+ */
+static bool smcr_llc_has_ext(u8 type)
+{
+	return type == SMCR_LLC_TYPE_ADD_LINK ||
+	       type == SMCR_LLC_TYPE_REQ_ADD_LINK;
+}
+
 /* Take the oldest request off the ring, and into @ext the extension of
- * the newest version 2 ADD LINK if it is one (@ext_len); false when the
- * ring is empty, and the work then ends: the next request queues it again
+ * the newest version 2 ADD LINK or REQUEST ADD LINK if it is one
+ * (@ext_len); false when the ring is empty, and the work then ends: the
+ * next request queues it again
  */
 static bool smcr_llc_req_pop(struct smcr_link *link, u8 *msg, u8 *ext,
 			     u32 *ext_len)
@@ -232,8 +242,7 @@ static bool smcr_llc_req_pop(struct smcr_link *link, u8 *msg, u8 *ext,
 	found = link->llc_req_cnt;
 	if (found) {
 		memcpy(msg, link->llc_reqs[link->llc_req_head], SMCR_WR_SIZE);
-		if (ext && (msg[0] & SMCR_LLC_TYPE_MASK) ==
-			   SMCR_LLC_TYPE_ADD_LINK) {
+		if (ext && smcr_llc_has_ext(msg[0] & SMCR_LLC_TYPE_MASK)) {
 			*ext_len = link->llc_req_ext_len;
 			memcpy(ext, link->llc_req_ext, *ext_len);
 		}
@@ -271,7 +280,8 @@ void smcr_llc_req_work(struct work_struct *work)
 }
 
 /* How much of a received message's extension to keep in @to: a version
- * 2 ADD LINK's, within its length, at most SMCR_LLC_ADD_EXT_MAX_LEN
+ * 2 ADD LINK's or REQUEST ADD LINK's, within its length, at most
+ * SMCR_LLC_ADD_EXT_MAX_LEN
  */
 static u32 smcr_llc_keep_ext(u8 *to, const struct smcr_llc_hdr *hdr,
 			     const u8 *ext, u32 ext_len)
@@ -279,7 +289,7 @@ static u32 smcr_llc_keep_ext(u8 *to, const struct smcr_llc_hdr *hdr,
 	u32 n;
 
 	if (!to || !ext || hdr->version != SMCR_LLC_VERSION_2 ||
-	    hdr->type != SMCR_LLC_TYPE_ADD_LINK)
+	    !smcr_llc_has_ext(hdr->type))
 		return 0;
 	n = min3(ext_len, (u32)hdr->length - SMCR_WR_SIZE,
 		 (u32)SMCR_LLC_ADD_EXT_MAX_LEN);
@@ -296,7 +306,7 @@ static void smcr_llc_req_queue(struct smcr_link *link, const u8 *msg,
 
 	spin_lock(&link->llc_req_lock);
 	full = link->llc_req_cnt == SMCR_LLC_REQS;
-	if (!full && hdr->type == SMCR_LLC_TYPE_ADD_LINK)
+	if (!full && smcr_llc_has_ext(hdr->type))
 		link->llc_req_ext_len = smcr_llc_keep_ext(link->llc_req_ext,
 							  hdr, ext, ext_len);
 	if (!full) {
@@ -559,24 +569,48 @@ out:
  * smcr_llc_delete_link_one() - tell the peer a further link goes
  * @link: an active link of the group, the first
  * @link_id: the link that goes
- * @unneeded: it works, but a link between other devices is to replace
- *	it: orderly, "no asymmetric link needed" (as Linux's reason code
- *	says); else it went down: not orderly, lost path (A.3.4)
+ * @unneeded: it works, but a link between other devices replaced it:
+ *	orderly, "no asymmetric link needed" (as Linux's reason code says);
+ *	else it went down: not orderly, lost path (A.3.4)
  *
- * The peer answers, but nothing waits for that.
+ * A link that went down is only announced: the peer's answer changes
+ * nothing. One that still works stays until the peer answered, up to
+ * SMCR_LLC_WAIT: a peer in an LLC exchange of its own answers once that
+ * is over, and then moves its connections off the link itself, where a
+ * failed send would have made it give up the link for a lost one.
+ *
+ * Context: process; under @link's group's links_lock.
+ * Return: 0 once sent (and, @unneeded, answered), else a negative errno:
+ * the peer may not know.
  */
-void smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id,
-			      bool unneeded)
+int smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id,
+			     bool unneeded)
 {
 	struct smcr_llc_msg m = { .type = SMCR_LLC_TYPE_DELETE_LINK };
+	int rc = -ENOLINK;
 
+	lockdep_assert_held(&link->lgr->links_lock);
+	mutex_lock(&link->llc_lock);
 	if (READ_ONCE(link->state) != SMCR_LINK_ACTIVE)
-		return;
+		goto out;
 	m.u.delete_link.link_num = link_id;
 	m.u.delete_link.orderly = unneeded;
 	m.u.delete_link.reason = unneeded ? SMCR_LLC_DEL_NO_ASYM_NEEDED :
 					    SMCR_LLC_DEL_LOST_PATH;
-	smcr_llc_send(link, &m);
+	if (unneeded)
+		smcr_llc_expect(link, SMCR_LLC_TYPE_DELETE_LINK, true);
+	rc = smcr_llc_send(link, &m);
+	if (rc || !unneeded) {
+		if (unneeded)
+			WRITE_ONCE(link->llc_expect, 0);
+		goto out;
+	}
+	rc = smcr_llc_wait(link, &m);
+	if (rc)
+		trace_smcr_llc_unanswered(link, SMCR_LLC_TYPE_DELETE_LINK);
+out:
+	mutex_unlock(&link->llc_lock);
+	return rc;
 }
 
 /**

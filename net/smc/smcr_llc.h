@@ -25,8 +25,8 @@ void smcr_llc_expect(struct smcr_link *link, u8 type, bool resp);
 void smcr_llc_req_add_link_answer(struct smcr_link *link,
 				  struct smcr_llc_msg *m);
 void smcr_llc_delete_link(struct smcr_link *link);
-void smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id,
-			      bool unneeded);
+int smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id,
+			     bool unneeded);
 int smcr_llc_delete_rkeys(struct smcr_link *link, const u32 *rkeys, int n);
 void smcr_llc_testlink_start(struct smcr_link *link);
 void smcr_llc_testlink_work(struct work_struct *work);

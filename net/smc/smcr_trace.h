@@ -372,7 +372,7 @@ DECLARE_EVENT_CLASS(smcr_links_class,
 DEFINE_EVENT(smcr_links_class, smcr_links_add,
 	     TP_PROTO(const struct smcr_link *link, bool server, bool alt),
 	     TP_ARGS(link, server, alt));
-/* CONFIRM LINK done: the group has two active links */
+/* CONFIRM LINK done: the link is active beside the group's others */
 DEFINE_EVENT(smcr_links_class, smcr_links_up,
 	     TP_PROTO(const struct smcr_link *link, bool server, bool alt),
 	     TP_ARGS(link, server, alt));

@@ -933,6 +933,30 @@ int smcr_llc_req_add_link_decode(const u8 *buf, size_t len,
 	return 0;
 }
 
+/**
+ * smcr_llc_req_add_link_gid() - one of the GIDs a REQUEST ADD LINK offers
+ * @m: the request, decoded
+ * @ext: the bytes of the message after its first SMCR_LLC_MSG_LEN, within
+ *	the length its header gives
+ * @ext_len: number of bytes in @ext
+ * @i: which GID, from 0 (the one in @m, of the link the client has)
+ *
+ * Return: the GID, or NULL when @m offers fewer than @i + 1 or @ext ends
+ * before it.
+ */
+const u8 *smcr_llc_req_add_link_gid(const struct smcr_llc_req_add_link *m,
+				    const u8 *ext, size_t ext_len,
+				    unsigned int i)
+{
+	if (i >= m->gid_cnt)
+		return NULL;
+	if (!i)
+		return m->gid;
+	if (!ext || ext_len / SMCR_LLC_GID_LEN < i)
+		return NULL;
+	return ext + (size_t)(i - 1) * SMCR_LLC_GID_LEN;
+}
+
 /* the version 1 message of @m->type, whatever @m->version says */
 static int smcr_llc_encode_v1(const struct smcr_llc_msg *m, u8 *buf,
 			      size_t len)

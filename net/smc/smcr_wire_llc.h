@@ -483,6 +483,9 @@ int smcr_llc_req_add_link_encode(const struct smcr_llc_req_add_link *m,
 				 u8 *buf, size_t len);
 int smcr_llc_req_add_link_decode(const u8 *buf, size_t len,
 				 struct smcr_llc_req_add_link *m);
+const u8 *smcr_llc_req_add_link_gid(const struct smcr_llc_req_add_link *m,
+				    const u8 *ext, size_t ext_len,
+				    unsigned int i);
 
 int smcr_llc_encode(const struct smcr_llc_msg *m, u8 *buf, size_t len);
 int smcr_llc_decode(const u8 *buf, size_t len, struct smcr_llc_msg *m);

@@ -81,6 +81,25 @@ static void check_typed(const u8 *data, size_t size,
 		FUZZ_ASSERT(!memcmp(&t, m, sizeof(t)));
 }
 
+/* every GID a REQUEST ADD LINK offers lies within the message's bytes */
+static void check_req_gids(const struct smcr_llc_req_add_link *r,
+			   const u8 *data, size_t size)
+{
+	size_t ext_len = size - SMCR_LLC_MSG_LEN;
+	const u8 *ext = data + SMCR_LLC_MSG_LEN, *gid;
+	unsigned int i;
+
+	for (i = 0; i <= r->gid_cnt; i++) {
+		gid = smcr_llc_req_add_link_gid(r, ext, ext_len, i);
+		if (!gid)
+			continue;
+		FUZZ_ASSERT(i < r->gid_cnt);
+		if (i)
+			FUZZ_ASSERT(gid >= ext &&
+				    gid + SMCR_LLC_GID_LEN <= ext + ext_len);
+	}
+}
+
 static void check_decode(const u8 *data, size_t size)
 {
 	struct smcr_llc_msg m, q;
@@ -107,6 +126,8 @@ static void check_decode(const u8 *data, size_t size)
 	else
 		FUZZ_ASSERT(h.version == SMCR_LLC_VERSION_1 &&
 			    h.length == SMCR_LLC_MSG_LEN);
+	if (m.type == SMCR_LLC_TYPE_REQ_ADD_LINK)
+		check_req_gids(&m.u.req_add_link, data, size);
 	n = smcr_llc_encode(&m, out, sizeof(out));
 	FUZZ_ASSERT(n == SMCR_LLC_MSG_LEN);
 	FUZZ_ASSERT(out[0] == data[0]);

@@ -794,6 +794,22 @@ static void test_req_add_link(void)
 	CHECK_EQ(m.u.req_add_link.gid_cnt, 2);
 	CHECK(!memcmp(m.u.req_add_link.gid, r + SMCR_LLC_REQ_ADD_GIDS_OFF,
 		      SMCR_LLC_GID_LEN));
+	/* the second GID follows byte 44, in the extension */
+	CHECK(smcr_llc_req_add_link_gid(&m.u.req_add_link, NULL, 0, 0) ==
+	      m.u.req_add_link.gid);
+	CHECK(smcr_llc_req_add_link_gid(&m.u.req_add_link,
+					r + SMCR_LLC_MSG_LEN,
+					GOLDEN_V2_REQ_ADD_LINK_LEN -
+					SMCR_LLC_MSG_LEN, 1) ==
+	      r + SMCR_LLC_REQ_ADD_GIDS_OFF + SMCR_LLC_GID_LEN);
+	CHECK(!smcr_llc_req_add_link_gid(&m.u.req_add_link,
+					 r + SMCR_LLC_MSG_LEN,
+					 GOLDEN_V2_REQ_ADD_LINK_LEN -
+					 SMCR_LLC_MSG_LEN, 2));
+	CHECK(!smcr_llc_req_add_link_gid(&m.u.req_add_link,
+					 r + SMCR_LLC_MSG_LEN,
+					 SMCR_LLC_GID_LEN - 1, 1));
+	CHECK(!smcr_llc_req_add_link_gid(&m.u.req_add_link, NULL, 0, 1));
 	CHECK_EQ(smcr_llc_req_add_link_decode(r, SMCR_LLC_MSG_LEN - 1,
 					      &m.u.req_add_link), -EMSGSIZE);
 	CHECK_EQ(smcr_llc_req_add_link_decode(golden_test_link,

@@ -927,6 +927,14 @@ asym_type() {
 	return 1
 }
 
+# up_before PATTERN: in the trace, the link event before the first
+# smcr_link_down that matches PATTERN is a link coming up: the group kept
+# its two links while one was replaced
+up_before() {
+	grep -E 'smcr_links_up:|smcr_link_down:' $TRACE/trace |
+		grep -B1 -m1 "$1" | head -n1 | grep -q 'smcr_links_up:'
+}
+
 # asym LATE: an asymmetric group made symmetric, as Linux does. a
 # serves, ours on both sides, SMC-Rv2, add_link_retry=0; guest LATE
 # has no rxe2 at first contact, so the group's second link shares its
@@ -934,10 +942,11 @@ asym_type() {
 # connections stream, LATE's rxe2 comes: a server that lacked it (LATE
 # a) replaces the second link by itself (its port came up), a client
 # that lacked it (LATE b) asks for a link (REQUEST ADD LINK) and the
-# server replaces the second link so: the server's DELETE LINK (orderly,
-# no asymmetric link needed), that link's connection moves to the
-# first, and an ADD LINK between the rxe2 of both makes the group
-# symmetric; every byte arrives, nothing aborts.
+# server replaces the second link so, make before break: an ADD LINK
+# between the rxe2 of both, a third link, then the server's DELETE LINK
+# (orderly, no asymmetric link needed) of the second, whose connection
+# moves to the first; the group is symmetric, every byte arrives,
+# nothing aborts.
 asym() {
 	local late=$1 tag="asym $1" port=7520 peer=local
 	[[ $late == b ]] && port=7530
@@ -975,12 +984,16 @@ asym() {
 		test "$("$SMCR" link | grep -c '^ib_dev rxe[02]$')" -eq 2 -a \
 		"$("$SMCR" link | grep -c '^ib_dev rxe2$')" -eq 1
 	if [[ $SMCR_ROLE == a ]]; then
+		down='smcr_link_down: .*asymmetric, replaced'
 		tap_check "$tag: the asymmetric link left for it (a)" \
-			grep -q 'smcr_link_down: .*asymmetric, replaced' $TRACE/trace
+			grep -q "$down" $TRACE/trace
 	else
+		down='smcr_link_down: .*peer.s DELETE LINK'
 		tap_check "$tag: the server's DELETE LINK took it (b)" \
-			grep -q 'smcr_link_down: .*peer.s DELETE LINK' $TRACE/trace
+			grep -q "$down" $TRACE/trace
 	fi
+	tap_check "$tag: make before break: the new link up first ($SMCR_ROLE)" \
+		up_before "$down"
 	if [[ $late == b && $SMCR_ROLE == b ]]; then
 		tap_check "$tag: our client asked for a link (b)" \
 			grep -qE 'smcr_links_ask: .* rc=0$' $TRACE/trace
