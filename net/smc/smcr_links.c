@@ -579,26 +579,24 @@ static void smcr_links_ask(struct smcr_lgr *lgr)
  * hears of it first (orderly DELETE LINK, no asymmetric link needed,
  * answered), then it fails over as a lost link does and its connections
  * move. A replacement that fails, or that is no better, leaves the group
- * as it was. Returns 0 or why nothing was replaced.
+ * as it was.
  */
-static int smcr_links_unasym(struct smcr_lgr *lgr, int asked)
+static void smcr_links_unasym(struct smcr_lgr *lgr, int asked)
 {
 	struct smcr_link *first = smcr_lgr_primary(lgr), *second, *new;
 	struct smcr_link *gone;
-	int rc;
 
 	lockdep_assert_held(&lgr->links_lock);
 	second = smcr_links_second(lgr);
 	if (!second)
-		return -EALREADY;
+		return;
 	if (!(smcr_links_share_port(first, second) &&
 	      (asked & SMCR_LGR_ASK_PORT)) &&
 	    !(smcr_links_share_peer(first, second) &&
 	      (asked & SMCR_LGR_ASK_PEER)))
-		return -EALREADY;
-	rc = smcr_links_offer(lgr, true, &new);
-	if (rc)
-		return rc;
+		return;
+	if (smcr_links_offer(lgr, true, &new))
+		return;
 	gone = smcr_links_asym(first, new) ? new : second;
 	if (!smcr_llc_delete_link_one(first, gone->link_id, true)) {
 		spin_lock_bh(&lgr->lock);
@@ -606,7 +604,6 @@ static int smcr_links_unasym(struct smcr_lgr *lgr, int asked)
 		spin_unlock_bh(&lgr->lock);
 	}
 	smcr_link_fail(gone, SMCR_DOWN_ASYM);
-	return gone == new ? -EALREADY : 0;
 }
 
 /* Registered with the link groups: a server's offer of a further link,
@@ -847,20 +844,21 @@ static bool smcr_links_req_other_gid(struct smcr_lgr *lgr,
 	bool used;
 	int k;
 
-	for (i = 0; (gid = smcr_llc_req_add_link_gid(r, ext, ext_len, i));
-	     i++) {
+	bool other = false;
+
+	spin_lock_bh(&lgr->lock);
+	for (i = 0; !other &&
+	     (gid = smcr_llc_req_add_link_gid(r, ext, ext_len, i)); i++) {
 		used = false;
-		spin_lock_bh(&lgr->lock);
 		for (k = 0; k < SMCR_LINKS_MAX && !used; k++) {
 			l = &lgr->lnk[k];
 			used = l->lgr && READ_ONCE(l->state) != SMCR_LINK_DOWN &&
 			       !memcmp(l->peer_gid, gid, SMCR_CLC_GID_LEN);
 		}
-		spin_unlock_bh(&lgr->lock);
-		if (!used)
-			return true;
+		other = !used;
 	}
-	return false;
+	spin_unlock_bh(&lgr->lock);
+	return other;
 }
 
 /* The client's REQUEST ADD LINK (registered with the LLC layer): Linux's

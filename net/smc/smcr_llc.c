@@ -597,12 +597,14 @@ int smcr_llc_delete_link_one(struct smcr_link *link, u8 link_id,
 	m.u.delete_link.orderly = unneeded;
 	m.u.delete_link.reason = unneeded ? SMCR_LLC_DEL_NO_ASYM_NEEDED :
 					    SMCR_LLC_DEL_LOST_PATH;
-	if (unneeded)
-		smcr_llc_expect(link, SMCR_LLC_TYPE_DELETE_LINK, true);
+	if (!unneeded) {
+		rc = smcr_llc_send(link, &m);
+		goto out;
+	}
+	smcr_llc_expect(link, SMCR_LLC_TYPE_DELETE_LINK, true);
 	rc = smcr_llc_send(link, &m);
-	if (rc || !unneeded) {
-		if (unneeded)
-			WRITE_ONCE(link->llc_expect, 0);
+	if (rc) {
+		WRITE_ONCE(link->llc_expect, 0);
 		goto out;
 	}
 	rc = smcr_llc_wait(link, &m);
