@@ -4,8 +4,9 @@
  *
  *   smc_peer server --family smc|tcp|ipproto [--ipv6] --port P [--bytes N]
  *                   [--count C] [--echo] [--ready-file F] [--timeout S]
+ *                   [--hold F]
  *   smc_peer client --family smc|tcp|ipproto --host IP --port P [--bytes N]
- *                   [--count C] [--first I] [--timeout S]
+ *                   [--count C] [--first I] [--timeout S] [--hold F]
  *
  * For each of C connections (sequentially) both sides first exchange a
  * 16 byte hello ("SMCPEER1" and the be64 byte count, which must match),
@@ -23,6 +24,10 @@
  * checks), for C connections or forever when --count is not given.
  * The client retries connecting for up to 60 s while the server is not
  * up yet.  --ready-file names a file the server creates once it listens.
+ * --hold makes each side send half its bytes, then wait (up to --timeout
+ * seconds) until file F exists before it sends the rest: a test that
+ * takes a path away creates F once it has, so that the second half has
+ * to cross the failover, however slowly the first half went.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -56,6 +61,7 @@ struct opts {
 	long first;
 	int timeout;
 	const char *ready_file;
+	const char *hold;
 };
 
 struct dir {
@@ -63,10 +69,27 @@ struct dir {
 	uint64_t seed;
 	uint64_t bytes;
 	uint64_t done;
+	const char *hold;	/* send_fn: wait for it at half way */
+	int hold_s;
 	uint8_t md[SMC_SHA256_LEN];
 	int err;		/* errno, or -1 for a data mismatch */
 	uint64_t bad_off;
 };
+
+/* 0 once @file exists, -1 (errno ETIMEDOUT) after @secs seconds */
+static int wait_file(const char *file, int secs)
+{
+	long long end = smc_now_ms() + secs * 1000LL;
+
+	while (access(file, F_OK)) {
+		if (smc_now_ms() >= end) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		usleep(100 * 1000);
+	}
+	return 0;
+}
 
 static void *send_fn(void *arg)
 {
@@ -82,6 +105,13 @@ static void *send_fn(void *arg)
 		return NULL;
 	}
 	while (d->done < d->bytes) {
+		if (d->hold && d->done >= d->bytes / 2) {
+			if (wait_file(d->hold, d->hold_s)) {
+				d->err = errno;
+				break;
+			}
+			d->hold = NULL;
+		}
 		n = d->bytes - d->done < CHUNK ? d->bytes - d->done : CHUNK;
 		smc_pat_fill(d->seed, d->done, buf, n);
 		smc_sha_update(&sha, buf, n);
@@ -192,6 +222,8 @@ static int run_exchange(const struct opts *o, int fd, long idx, const char *who)
 	rx.seed = o->server ? cseed : sseed;
 	tx.bytes = o->bytes;
 	rx.bytes = o->bytes;
+	tx.hold = o->hold;
+	tx.hold_s = o->timeout;
 	if (pthread_create(&th, NULL, send_fn, &tx)) {
 		printf("not ok - %s: pthread_create\n", who);
 		return -1;
@@ -400,8 +432,9 @@ static void print_usage(const char *prog)
 	fprintf(stderr,
 		"usage: %s server --family smc|tcp|ipproto [--ipv6] --port P [--bytes N]\n"
 		"                 [--count C] [--echo] [--ready-file F] [--timeout S]\n"
+		"                 [--hold F]\n"
 		"       %s client --family smc|tcp|ipproto --host IP --port P [--bytes N]\n"
-		"                 [--count C] [--first I] [--timeout S]\n"
+		"                 [--count C] [--first I] [--timeout S] [--hold F]\n"
 		"N accepts K, M and G suffixes (binary).\n", prog, prog);
 	exit(2);
 }
@@ -435,6 +468,7 @@ int main(int argc, char **argv)
 		{ "echo", no_argument, NULL, 'e' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "hold", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = {
@@ -487,6 +521,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			o.timeout = atoi(optarg);
+			break;
+		case 'H':
+			o.hold = optarg;
 			break;
 		default:
 			print_usage(argv[0]);

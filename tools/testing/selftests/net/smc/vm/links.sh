@@ -371,19 +371,22 @@ rxe_back() {
 		rxe_gid_index "$2" "$4"
 }
 
-# streams_start TAG PORT SRV BYTES LIMIT: two connections stream BYTES
-# each way at once, SRV serving on PORT and PORT + 1, each for at most
-# LIMIT s (tscale'd); their pids in STREAMS
+# streams_start TAG PORT SRV BYTES LIMIT [HOLD]: two connections stream
+# BYTES each way at once, SRV serving on PORT and PORT + 1, each for at
+# most LIMIT s (tscale'd); their pids in STREAMS. With HOLD, each side
+# sends half, then waits for the file HOLD before the rest (smc_peer
+# --hold).
 STREAMS=()
 streams_start() {
-	local tag=$1 port=$2 srv=$3 bytes=$4 limit i
+	local tag=$1 port=$2 srv=$3 bytes=$4 limit i hold=()
 	limit=$(tscale "$5")
+	[[ -n ${6-} ]] && hold=(--hold "$6")
 	STREAMS=()
 	if [[ $SMCR_ROLE == "$srv" ]]; then
 		for i in 0 1; do
 			timeout "$limit" "$PEER" server --family smc \
 				--port $((port + i)) --bytes "$bytes" \
-				--timeout "$(tscale 120)" &
+				--timeout "$(tscale 120)" "${hold[@]}" &
 			STREAMS+=($!)
 		done
 		wait_listen "$port"
@@ -394,7 +397,8 @@ streams_start() {
 		for i in 0 1; do
 			timeout "$limit" "$PEER" client --family smc \
 				--host "$SMCR_PEER_IP" --port $((port + i)) \
-				--bytes "$bytes" --timeout "$(tscale 120)" &
+				--bytes "$bytes" --timeout "$(tscale 120)" \
+				"${hold[@]}" &
 			STREAMS+=($!)
 			sleep 0.5
 		done
@@ -421,11 +425,15 @@ moved() { grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace; }
 # stream_lose TAG PORT SRV RXE CMD...: two connections stream 48 MiB
 # (bscale'd) each way at once, SRV serving on PORT and PORT + 1; once
 # one streams over RXE (a's smcr link), a runs CMD to cut that path;
-# every byte checked both ways
+# every byte checked both ways. The second half of each stream waits
+# until CMD has run, so it crosses the failover however slow the first
+# half was (on the debug kernel a whole stream once ended first).
 stream_lose() {
-	local tag=$1 port=$2 srv=$3 rxe=$4 i n=0
+	local tag=$1 port=$2 srv=$3 rxe=$4 i n=0 hold
 	shift 4
-	streams_start "$tag" "$port" "$srv" "$(bscale 48M)" 240
+	hold="$SMCR_OUT/.$SMCR_NAME.${tag//[^A-Za-z0-9_.-]/_}.hold"
+	[[ $SMCR_ROLE == a ]] && rm -f "$hold"
+	streams_start "$tag" "$port" "$srv" "$(bscale 48M)" 240 "$hold"
 	if [[ $SMCR_ROLE == a ]]; then
 		for ((i = 0; i < 40; i++)); do
 			n=$(dev_conns "$rxe")
@@ -438,6 +446,7 @@ stream_lose() {
 		tap_check "$tag: sock_diag names $rxe as a connection's link (a)" \
 			bash -c "$SMCSS -R | grep -q ' ib_dev $rxe '"
 		tap_check "$tag: $* (a)" "$@"
+		: >"$hold"
 	fi
 	streams_wait "$tag"
 }
