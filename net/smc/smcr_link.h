@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -256,5 +257,19 @@ int smcr_wr_tx_send(struct smcr_link *link, int idx,
 int smcr_wr_tx_send_ext(struct smcr_link *link, int idx, const u8 *ext,
 			u32 len);
 struct ib_cqe *smcr_link_write_cqe(void);
+
+/* Two links of a group on one port of ours: Linux's "asymmetric local" */
+static inline bool smcr_link_share_port(const struct smcr_link *a,
+					const struct smcr_link *b)
+{
+	return a->port.dev == b->port.dev && a->port.port == b->port.port;
+}
+
+/* Two links of a group to one GID of the peer's: "asymmetric peer" */
+static inline bool smcr_link_share_peer(const struct smcr_link *a,
+					const struct smcr_link *b)
+{
+	return !memcmp(a->peer_gid, b->peer_gid, SMCR_CLC_GID_LEN);
+}
 
 #endif /* SMCR_LINK_H */

@@ -512,25 +512,13 @@ static struct smcr_link *smcr_links_second(struct smcr_lgr *lgr)
 	return smcr_lgr_other_active(lgr, first);
 }
 
-static bool smcr_links_share_port(const struct smcr_link *a,
-				  const struct smcr_link *b)
-{
-	return a->port.dev == b->port.dev && a->port.port == b->port.port;
-}
-
-static bool smcr_links_share_peer(const struct smcr_link *a,
-				  const struct smcr_link *b)
-{
-	return !memcmp(a->peer_gid, b->peer_gid, SMCR_CLC_GID_LEN);
-}
-
-/* Two links are asymmetric when they share a port of ours (Linux's
- * "asymmetric local") or the peer's GID ("asymmetric peer")
+/* Two links are asymmetric when they share a port of ours or the peer's
+ * GID
  */
 static bool smcr_links_asym(const struct smcr_link *a,
 			    const struct smcr_link *b)
 {
-	return smcr_links_share_port(a, b) || smcr_links_share_peer(a, b);
+	return smcr_link_share_port(a, b) || smcr_link_share_peer(a, b);
 }
 
 /* Client: ask the server for a link (Linux's REQUEST ADD LINK, SMC-Rv2
@@ -554,7 +542,7 @@ static void smcr_links_ask(struct smcr_lgr *lgr)
 		return;
 	if (smcr_links_up(lgr, &free) >= smcr_links_max(lgr) || !free) {
 		second = smcr_links_second(lgr);
-		if (!second || !smcr_links_share_port(link, second))
+		if (!second || !smcr_link_share_port(link, second))
 			return;
 	}
 	rc = smcr_ib_find_alt_port(&link->port, true, &alt);
@@ -590,9 +578,9 @@ static void smcr_links_unasym(struct smcr_lgr *lgr, int asked)
 	second = smcr_links_second(lgr);
 	if (!second)
 		return;
-	if (!(smcr_links_share_port(first, second) &&
+	if (!(smcr_link_share_port(first, second) &&
 	      (asked & SMCR_LGR_ASK_PORT)) &&
-	    !(smcr_links_share_peer(first, second) &&
+	    !(smcr_link_share_peer(first, second) &&
 	      (asked & SMCR_LGR_ASK_PEER)))
 		return;
 	if (smcr_links_offer(lgr, true, &new))

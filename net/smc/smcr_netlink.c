@@ -459,9 +459,9 @@ static u8 smcr_nl_lgr_type(const struct smcr_lgr *lgr)
 		return SMCR_NL_LGR_NONE;
 	if (!b)
 		return SMCR_NL_LGR_SINGLE;
-	if (a->port.dev == b->port.dev && a->port.port == b->port.port)
+	if (smcr_link_share_port(a, b))
 		return SMCR_NL_LGR_ASYM_LOCAL;
-	if (!memcmp(a->peer_gid, b->peer_gid, SMCR_CLC_GID_LEN))
+	if (smcr_link_share_peer(a, b))
 		return SMCR_NL_LGR_ASYM_PEER;
 	return SMCR_NL_LGR_SYMMETRIC;
 }
