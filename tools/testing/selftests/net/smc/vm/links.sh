@@ -79,6 +79,11 @@
 #            its SMC-Rv2 link group (first contact on rxe0) adds a second
 #            link on rxe1, a symmetric group, as Linux does with two
 #            devices
+#   linux_failover
+#            ours in a, Linux's smc.ko in b as the client (a loses RoCE
+#            on eth1, then gets it back) or as the server (b's rxe1
+#            goes), with a stream on each link: the connection of the
+#            lost link moves on both sides, every byte arrives
 #   asym     rxe1 set aside, a third device rxe2 on a macvlan of eth0
 #            (asym_dev): ours on both sides, SMC-Rv2; the server (asym
 #            a) or the client (asym b) has no rxe2 at first contact, so
@@ -231,10 +236,11 @@ trace_on() {
 	echo 0 >$TRACE/events/smcr/smcr_cdc/enable
 }
 
-# wait_links: up to 20 s (scaled) for a second link, on rxe1; prints them
+# wait_links [SECONDS=20]: up to SECONDS (scaled) for a second link, on
+# rxe1; prints them
 wait_links() {
 	local links i
-	for ((i = 0; i < $(tscale 20); i++)); do
+	for ((i = 0; i < $(tscale "${1:-20}"); i++)); do
 		links=$("$SMCR" link)
 		grep -q '^ib_dev rxe1$' <<<"$links" && break
 		sleep 1
@@ -422,30 +428,31 @@ streams_wait() {
 # moved: how many connections our failover moved (trace)
 moved() { grep -c 'smcr_conn_moved: .* rc=0$' $TRACE/trace; }
 
-# stream_lose TAG PORT SRV RXE CMD...: two connections stream 48 MiB
+# stream_lose TAG PORT SRV BY RXE CMD...: two connections stream 48 MiB
 # (bscale'd) each way at once, SRV serving on PORT and PORT + 1; once
-# one streams over RXE (a's smcr link), a runs CMD to cut that path;
-# every byte checked both ways. The second half of each stream waits
-# until CMD has run, so it crosses the failover however slow the first
-# half was (on the debug kernel a whole stream once ended first).
+# one streams over RXE (BY's smcr link), guest BY runs CMD to cut that
+# path; every byte checked both ways. The second half of each stream
+# waits until CMD has run, so it crosses the failover however slow the
+# first half was (on the debug kernel a whole stream once ended first).
 stream_lose() {
-	local tag=$1 port=$2 srv=$3 rxe=$4 i n=0 hold
-	shift 4
+	local tag=$1 port=$2 srv=$3 by=$4 rxe=$5 i n=0 hold
+	shift 5
 	hold="$SMCR_OUT/.$SMCR_NAME.${tag//[^A-Za-z0-9_.-]/_}.hold"
-	[[ $SMCR_ROLE == a ]] && rm -f "$hold"
+	[[ $SMCR_ROLE == "$by" ]] && rm -f "$hold"
 	streams_start "$tag" "$port" "$srv" "$(bscale 48M)" 240 "$hold"
-	if [[ $SMCR_ROLE == a ]]; then
+	if [[ $SMCR_ROLE == "$by" ]]; then
 		for ((i = 0; i < 40; i++)); do
 			n=$(dev_conns "$rxe")
 			((n >= 1)) && break
 			sleep 0.25
 		done
-		echo "# $tag (a): $n connection(s) on $rxe before it goes"
-		tap_check "$tag: a connection streams over $rxe (a)" test "$n" -ge 1
-		"$SMCSS" -R | sed "s/^/# $tag (a): /"
-		tap_check "$tag: sock_diag names $rxe as a connection's link (a)" \
+		echo "# $tag ($by): $n connection(s) on $rxe before it goes"
+		tap_check "$tag: a connection streams over $rxe ($by)" \
+			test "$n" -ge 1
+		"$SMCSS" -R | sed "s/^/# $tag ($by): /"
+		tap_check "$tag: sock_diag names $rxe as a connection's link ($by)" \
 			bash -c "$SMCSS -R | grep -q ' ib_dev $rxe '"
-		tap_check "$tag: $* (a)" "$@"
+		tap_check "$tag: $* ($by)" "$@"
 		: >"$hold"
 	fi
 	streams_wait "$tag"
@@ -488,7 +495,7 @@ failover() {
 	links=$(wait_links)
 	tap_check "$tag: two links, on rxe0 and rxe1 ($SMCR_ROLE)" \
 		test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
-	stream_lose "failover-$eth" $((port + 1)) b "$from" "${cut[@]}"
+	stream_lose "failover-$eth" $((port + 1)) b a "$from" "${cut[@]}"
 	moved_ok "$tag" "$from" "$to"
 	links=$("$SMCR" link)
 	printf '%s\n' "$links" | sed "s/^/# $tag: /"
@@ -893,6 +900,81 @@ linux() {
 	barrier linux-gone 60
 }
 
+# linux_failover LINUX: failover against Linux's smc.ko in guest b as
+# the LINUX (client or server); two streams, one on each link.
+# - client: a (ours) serves and loses RoCE on eth1 (tc), finds the path
+#   lost (TEST LINK every 2 s), moves its connection and deletes the
+#   link (DELETE LINK, lost path); Linux's client moves its own and
+#   clears the link, its QP put in the error state first. Then eth1
+#   comes back and our server adds a link on it again (add_link_retry=2).
+# - server: Linux's rxe1 goes (rdma link delete); its server moves its
+#   connection and deletes the link, and ours moves its own. Not a lost
+#   path: Linux's server, told by DELETE LINK of a link whose path is
+#   lost, waits for the link's sends that rxe retries forever (Known
+#   limits). Linux adds no link on an rxe1 added again; its next
+#   connection over a re-added rxe delivers garbage, so b adds rxe1
+#   back only at the end.
+linux_failover() {
+	local lnx=$1 tag="linux failover, Linux's $1" who=ours links
+	local port=7540 srv=a cut=(roce_block eth1) by=a
+	if [[ $lnx == server ]]; then
+		port=7550 srv=b by=b
+		cut=(rdma link delete rxe1)
+	fi
+	if [[ $SMCR_ROLE == a ]]; then
+		tap_check "$tag: insmod smcr.ko max_links=2 (a)" \
+			insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
+			testlink_time=2 add_link_retry=2 || return
+		trace_on
+	else
+		who=linux
+		linux_smc_up "$SMCR" || return
+		tap_check "$tag: smcr pnet add PNET1 eth eth1 (b)" \
+			"$SMCR" pnet add PNET1 eth eth1
+		tap_check "$tag: smcr pnet add PNET1 ib rxe1 1 (b)" \
+			"$SMCR" pnet add PNET1 ib rxe1 1
+	fi
+	tap_check "$tag: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
+	barrier "linux-failover-$lnx-up" 60
+	xpair "$srv" "linux-failover-$lnx-first" "$port" "$SMCR_PEER_IP" 1M 1
+	links=$(wait_links)
+	tap_check "$tag: two links, on rxe0 and rxe1 ($who)" \
+		test "$(grep -c '^ib_dev rxe[01]$' <<<"$links")" -eq 2 -a \
+		"$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	stream_lose "linux-failover-$lnx" $((port + 1)) "$srv" "$by" rxe1 \
+		"${cut[@]}"
+	[[ $who == ours ]] && moved_ok "$tag" rxe1 rxe0
+	links=$(rxe1_gone)
+	printf '%s\n' "$links" | sed "s/^/# $tag ($who): /"
+	tap_check "$tag: the group goes on over rxe0 alone ($who)" \
+		test "$(grep -c '^ib_dev ' <<<"$links")" -eq 1 -a \
+		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
+	barrier "linux-failover-$lnx-lost" 60
+	if [[ $lnx == client ]]; then
+		[[ $who == ours ]] && roce_unblock eth1
+		# our offers back off to 16 s apart while the path is lost
+		links=$(wait_links 60)
+		tap_check "$tag: a link on rxe1 again once eth1 is back ($who)" \
+			test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	fi
+	xpair "$srv" "linux-failover-$lnx-after" $((port + 3)) \
+		"$SMCR_PEER_IP" 2M 1
+	if [[ $who == ours ]]; then
+		tap_check "$tag: no connection aborted, one group (a)" \
+			test "$(events smcr_lgr_terminate)" -eq 0 -a \
+			"$(events smcr_lgr_create)" -eq 1
+	fi
+	barrier "linux-failover-$lnx-done" 60
+	if [[ $who == linux ]]; then
+		tap_check "$tag: rmmod smc (b)" modprobe -r smc_diag smc
+		[[ $lnx == server ]] &&
+			rxe_back "$tag" rxe1 eth1 "$SMCR_SELF_IP2"
+	else
+		unload "$tag"
+	fi
+	barrier "linux-failover-$lnx-gone" 60
+}
+
 # asym_dev: a third RoCE device beside rxe0 on eth0's wire, for a link
 # of another device's that reaches the peer's rxe0 (rxe sends and takes
 # frames on its own net device only: across eth0 and eth1 no link is
@@ -1047,6 +1129,8 @@ phase invite
 phase grow
 phase ask
 phase linux
+phase linux_failover client
+phase linux_failover server
 phase asym_dev
 phase asym a
 phase asym b
