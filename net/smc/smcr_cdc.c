@@ -217,19 +217,25 @@ static int smcr_cdc_advance(u64 *bytes, struct smcr_cdc_cursor *old,
 }
 
 /* The peer's failover validation (A.4, flag F): the sequence number of
- * the last message it saw complete, which must have been taken here;
- * else one went with the failed link and the connection is broken.
- * True when the connection is to abort. Context: under conn->lock.
+ * the last message the peer saw complete over the link it left. §4.6.1
+ * resets the connection when that one was not taken yet, which assumes
+ * one path in order. Here each link has its own completion queue: a
+ * message the peer saw complete is in ours (RC, its receipt acknowledged)
+ * and every receive completion is taken, but over the old link it may
+ * come after this one over the new (seen against Linux's client when our
+ * server replaced an asymmetric link: the connection was reset though
+ * nothing was lost). So a validation ahead of @rx_seq is only traced;
+ * either way the peer may repeat older messages from here (@rx_replay).
+ * Context: under conn->lock.
  */
-static bool smcr_cdc_rx_validate(struct smcr_conn *conn,
+static void smcr_cdc_rx_validate(struct smcr_link *link,
+				 struct smcr_conn *conn,
 				 const struct smcr_cdc_msg *m)
 {
 	lockdep_assert_held(&conn->lock);
 	conn->rx_replay = true;
-	if (!smcr_cdc_seq_before(conn->rx_seq, m->seqno) || conn->peer_abort)
-		return false;
-	conn->peer_abort = true;
-	return true;
+	if (smcr_cdc_seq_before(conn->rx_seq, m->seqno))
+		trace_smcr_cdc_ahead(link, m->token, m->seqno, conn->rx_seq);
 }
 
 /**
@@ -272,11 +278,8 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		return;
 	}
 	if (m.prod_flags & SMCR_CDC_PF_FAILOVER_VALIDATION) {
-		abort = smcr_cdc_rx_validate(conn, &m);
+		smcr_cdc_rx_validate(link, conn, &m);
 		spin_unlock_bh(&conn->lock);
-		if (abort)
-			smcr_close_peer_abort(smc);
-		smcr_conn_wake(smc);
 		sock_put(&smc->sk);
 		return;
 	}

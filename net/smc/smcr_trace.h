@@ -483,23 +483,37 @@ TRACE_EVENT(smcr_cdc_refused,
 		      __entry->cons_count)
 );
 
-/* A CDC message older than one taken (A.4), late over a failed link */
-TRACE_EVENT(smcr_cdc_late,
-	    TP_PROTO(const struct smcr_link *link, u32 token, u16 seq,
-		     u16 last),
-	    TP_ARGS(link, token, seq, last),
-	    TP_STRUCT__entry(__field(const void *, lgr)
-			     __field(u32, token)
-			     __field(u16, seq)
-			     __field(u16, last)),
-	    TP_fast_assign(__entry->lgr = link->lgr;
-			   __entry->token = token;
-			   __entry->seq = seq;
-			   __entry->last = last;),
-	    TP_printk("lgr=%p token=%#x seq=%u after %u: dropped",
-		      __entry->lgr, __entry->token, __entry->seq,
-		      __entry->last)
+/* A CDC message's sequence number against the newest one taken (A.4) */
+DECLARE_EVENT_CLASS(smcr_cdc_seq_class,
+		    TP_PROTO(const struct smcr_link *link, u32 token, u16 seq,
+			     u16 last),
+		    TP_ARGS(link, token, seq, last),
+		    TP_STRUCT__entry(__field(const void *, lgr)
+				     __field(u32, token)
+				     __field(u16, seq)
+				     __field(u16, last)),
+		    TP_fast_assign(__entry->lgr = link->lgr;
+				   __entry->token = token;
+				   __entry->seq = seq;
+				   __entry->last = last;),
+		    TP_printk("lgr=%p token=%#x seq=%u newest taken %u",
+			      __entry->lgr, __entry->token, __entry->seq,
+			      __entry->last)
 );
+
+/* older than one taken, late over a failed link: dropped */
+DEFINE_EVENT(smcr_cdc_seq_class, smcr_cdc_late,
+	     TP_PROTO(const struct smcr_link *link, u32 token, u16 seq,
+		      u16 last),
+	     TP_ARGS(link, token, seq, last));
+
+/* a failover validation naming a message still to come over another
+ * link (smcr_cdc_rx_validate())
+ */
+DEFINE_EVENT(smcr_cdc_seq_class, smcr_cdc_ahead,
+	     TP_PROTO(const struct smcr_link *link, u32 token, u16 seq,
+		      u16 last),
+	     TP_ARGS(link, token, seq, last));
 
 /* Failover: a connection moved to another link of its group, with the
  * bytes it wrote again; or why it could not (it aborts)
