@@ -82,8 +82,9 @@
 #   linux_failover
 #            ours in a, Linux's smc.ko in b as the client (a loses RoCE
 #            on eth1, then gets it back) or as the server (b's rxe1
-#            goes), with a stream on each link: the connection of the
-#            lost link moves on both sides, every byte arrives
+#            goes; or a loses RoCE on eth1 and Linux finds it first),
+#            with a stream on each link: the connection of the lost
+#            link moves on both sides, every byte arrives
 #   asym     rxe1 set aside, a third device rxe2 on a macvlan of eth0
 #            (asym_dev): ours on both sides, SMC-Rv2; the server (asym
 #            a) or the client (asym b) has no rxe2 at first contact, so
@@ -92,6 +93,9 @@
 #            symmetric: the server replaces the second link (after the
 #            client's REQUEST ADD LINK in asym b), its connection moves,
 #            every byte arrives, nothing aborts
+#   asym_linux
+#            the same with ours in a, Linux's smc.ko in b with rxe2 from
+#            the start, a serving (asym_linux a) or b (asym_linux b)
 # LINKS_PHASES (SMCR_GUEST_LINKS_PHASES on the host) runs only the named
 # phases, e.g. "setup asym_dev asym asym_end".
 set -uo pipefail
@@ -900,6 +904,33 @@ linux() {
 	barrier linux-gone 60
 }
 
+# linux_pnet TAG NETDEV IBDEV: NETDEV and port 1 of IBDEV join Linux's
+# PNET1 (b), beside eth0 and rxe0 (linux_smc_up)
+linux_pnet() {
+	tap_check "$1: smcr pnet add PNET1 eth $2 (b)" \
+		"$SMCR" pnet add PNET1 eth "$2"
+	tap_check "$1: smcr pnet add PNET1 ib $3 1 (b)" \
+		"$SMCR" pnet add PNET1 ib "$3" 1
+}
+
+# linux_end TAG NAME WHO: the end of a phase of ours (a) against Linux's
+# smc.ko (b): ours checks that no connection aborted and there was one
+# group; after barrier NAME-done each side unloads its module
+linux_end() {
+	local tag=$1 name=$2 who=$3
+	if [[ $who == ours ]]; then
+		tap_check "$tag: no connection aborted, one group (a)" \
+			test "$(events smcr_lgr_terminate)" -eq 0 -a \
+			"$(events smcr_lgr_create)" -eq 1
+	fi
+	barrier "$name-done" 60
+	if [[ $who == linux ]]; then
+		tap_check "$tag: rmmod smc (b)" modprobe -r smc_diag smc
+	else
+		unload "$tag"
+	fi
+}
+
 # linux_failover LINUX: failover against Linux's smc.ko in guest b as
 # the LINUX (client or server); two streams, one on each link.
 # - client: a (ours) serves and loses RoCE on eth1 (tc), finds the path
@@ -908,31 +939,39 @@ linux() {
 #   clears the link, its QP put in the error state first. Then eth1
 #   comes back and our server adds a link on it again (add_link_retry=2).
 # - server: Linux's rxe1 goes (rdma link delete); its server moves its
-#   connection and deletes the link, and ours moves its own. Not a lost
-#   path: Linux's server, told by DELETE LINK of a link whose path is
-#   lost, waits for the link's sends that rxe retries forever (Known
-#   limits). Linux adds no link on an rxe1 added again; its next
-#   connection over a re-added rxe delivers garbage, so b adds rxe1
-#   back only at the end.
+#   connection and deletes the link, and ours moves its own. Linux adds
+#   no link on an rxe1 added again; its next connection over a re-added
+#   rxe delivers garbage, so b adds rxe1 back only at the end.
+# - server_lost: our client loses RoCE on eth1 (tc); Linux's server
+#   finds the path lost first (its TEST LINK every 2 s, ours every 60),
+#   moves its connection and deletes the link; ours moves its own.
+#   Told first by our DELETE LINK, Linux's server would wait for the
+#   link's sends, which rxe retries forever (Known limits). Linux adds
+#   no link once the path is back.
 linux_failover() {
 	local lnx=$1 tag="linux failover, Linux's $1" who=ours links
-	local port=7540 srv=a cut=(roce_block eth1) by=a
-	if [[ $lnx == server ]]; then
+	local port=7540 srv=a cut=(roce_block eth1) by=a test_s=2
+	case $lnx in
+	server)
 		port=7550 srv=b by=b
 		cut=(rdma link delete rxe1)
-	fi
+		;;
+	server_lost)
+		# Linux's server finds the loss first: ours would tell it
+		port=7560 srv=b test_s=60
+		;;
+	esac
 	if [[ $SMCR_ROLE == a ]]; then
 		tap_check "$tag: insmod smcr.ko max_links=2 (a)" \
 			insmod "$KO" max_links=2 lgr_idle_time="$(tscale 120)" \
-			testlink_time=2 add_link_retry=2 || return
+			testlink_time="$test_s" add_link_retry=2 || return
 		trace_on
 	else
 		who=linux
 		linux_smc_up "$SMCR" || return
-		tap_check "$tag: smcr pnet add PNET1 eth eth1 (b)" \
-			"$SMCR" pnet add PNET1 eth eth1
-		tap_check "$tag: smcr pnet add PNET1 ib rxe1 1 (b)" \
-			"$SMCR" pnet add PNET1 ib rxe1 1
+		tap_check "$tag: sysctl net.smc.smcr_testlink_time=2 (b)" \
+			sysctl -qw net.smc.smcr_testlink_time=2
+		linux_pnet "$tag" eth1 rxe1
 	fi
 	tap_check "$tag: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
 	barrier "linux-failover-$lnx-up" 60
@@ -956,22 +995,16 @@ linux_failover() {
 		links=$(wait_links 60)
 		tap_check "$tag: a link on rxe1 again once eth1 is back ($who)" \
 			test "$(grep -c '^ib_dev rxe1$' <<<"$links")" -eq 1
+	elif [[ $lnx == server_lost && $who == ours ]]; then
+		tap_check "$tag: Linux's DELETE LINK took the link (a)" \
+			grep -q 'smcr_link_down: .*peer.s DELETE LINK' $TRACE/trace
+		roce_unblock eth1
 	fi
 	xpair "$srv" "linux-failover-$lnx-after" $((port + 3)) \
 		"$SMCR_PEER_IP" 2M 1
-	if [[ $who == ours ]]; then
-		tap_check "$tag: no connection aborted, one group (a)" \
-			test "$(events smcr_lgr_terminate)" -eq 0 -a \
-			"$(events smcr_lgr_create)" -eq 1
-	fi
-	barrier "linux-failover-$lnx-done" 60
-	if [[ $who == linux ]]; then
-		tap_check "$tag: rmmod smc (b)" modprobe -r smc_diag smc
-		[[ $lnx == server ]] &&
-			rxe_back "$tag" rxe1 eth1 "$SMCR_SELF_IP2"
-	else
-		unload "$tag"
-	fi
+	linux_end "$tag" "linux-failover-$lnx" "$who"
+	[[ $who == linux && $lnx == server ]] &&
+		rxe_back "$tag" rxe1 eth1 "$SMCR_SELF_IP2"
 	barrier "linux-failover-$lnx-gone" 60
 }
 
@@ -1099,6 +1132,64 @@ asym() {
 	unload "$tag"
 }
 
+# asym_linux SRV: asym against Linux's smc.ko in b, SRV serving (a: ours,
+# b: Linux's), SMC-Rv2. Linux has rxe2 from the start, a has not: the
+# group's second link shares a's rxe0 port (asymmetric local on our
+# side). While two connections stream, a's rxe2 comes: our server (SRV
+# a) offers a third link and deletes the asymmetric one (orderly, as
+# Linux's server does), or our client (SRV b) asks Linux's server for a
+# link (REQUEST ADD LINK) and Linux's server replaces it; the group is
+# symmetric, every byte arrives, nothing aborts.
+asym_linux() {
+	local srv=$1 tag="asym, Linux's smc.ko in b, $1 serving" who=ours
+	local port=7560
+	[[ $srv == b ]] && port=7570
+	if [[ $SMCR_ROLE == a ]]; then
+		asym_rxe2 delete
+		tap_check "$tag: insmod smcr.ko max_links=2 add_link_retry=0 (a)" \
+			insmod "$KO" max_links=2 add_link_retry=0 testlink_time=60 \
+			lgr_idle_time="$(tscale 120)" || return
+		trace_on
+	else
+		who=linux
+		asym_rxe2 add
+		linux_smc_up "$SMCR" || return
+		linux_pnet "$tag" mv0 rxe2
+	fi
+	tap_check "$tag: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
+	barrier "asym-linux-$srv-up" 60
+	xpair "$srv" "asym-linux-$srv-first" "$port" "$SMCR_PEER_IP" 1M 1
+	"$SMCR" linkgroup | grep '^type ' | sed "s/^/# $tag ($who): /"
+	if [[ $who == ours ]]; then
+		tap_check "$tag: an asymmetric group, local (a)" \
+			asym_type asymmetric_local
+	fi
+	barrier "asym-linux-$srv-asym" 60
+	streams_start "asym-linux-$srv" $((port + 1)) "$srv" "$(bscale 16M)" 240
+	if [[ $who == ours ]]; then
+		sleep 2
+		asym_rxe2 add
+	fi
+	tap_check "$tag: a symmetric group once rxe2 came ($who)" \
+		asym_type symmetric
+	streams_wait "asym-linux-$srv"
+	barrier "asym-linux-$srv-streams" 60
+	"$SMCR" link | grep -E '^(id|ib_dev|state|conns) ' | paste -sd' ' |
+		sed "s/^/# $tag ($who): /"
+	tap_check "$tag: one link on rxe0, one on rxe2 ($who)" \
+		test "$("$SMCR" link | grep -c '^ib_dev rxe[02]$')" -eq 2 -a \
+		"$("$SMCR" link | grep -c '^ib_dev rxe2$')" -eq 1
+	if [[ $who == ours ]]; then
+		grep -E 'smcr_links_|smcr_link_down|smcr_conn_moved|DELETE_LINK|REQ_ADD|smcr_cdc_(late|ahead)|smcr_lgr_terminate' \
+			$TRACE/trace | sed 's/^ */# /'
+		tap_check "$tag: no move failed (a)" \
+			test "$(grep -c 'smcr_conn_moved: .* rc=-' $TRACE/trace)" -eq 0
+	fi
+	xpair "$srv" "asym-linux-$srv-more" $((port + 3)) "$SMCR_PEER_IP" 1M 1
+	linux_end "$tag" "asym-linux-$srv" "$who"
+	barrier "asym-linux-$srv-gone" 60
+}
+
 # asym_end: rxe2 and mv0 go, rxe1 on eth1 comes back
 asym_end() {
 	asym_rxe2 delete
@@ -1131,9 +1222,12 @@ phase ask
 phase linux
 phase linux_failover client
 phase linux_failover server
+phase linux_failover server_lost
 phase asym_dev
 phase asym a
 phase asym b
+phase asym_linux a
+phase asym_linux b
 phase asym_end
 # last: Linux's smc.ko corrupts data over an rxe0 deleted and added again
 phase failover rxe0
