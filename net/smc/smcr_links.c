@@ -826,13 +826,11 @@ static bool smcr_links_req_other_gid(struct smcr_lgr *lgr,
 				     const struct smcr_llc_req_add_link *r,
 				     const u8 *ext, u32 ext_len)
 {
+	bool used, other = false;
 	const struct smcr_link *l;
 	const u8 *gid;
 	unsigned int i;
-	bool used;
 	int k;
-
-	bool other = false;
 
 	spin_lock_bh(&lgr->lock);
 	for (i = 0; !other &&
