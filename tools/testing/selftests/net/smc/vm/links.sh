@@ -475,6 +475,12 @@ moved_ok() {
 		test "$(events smcr_lgr_terminate)" -eq 0
 }
 
+# alone_on DEV LINKS: LINKS (smcr link) has one link, on DEV
+alone_on() {
+	test "$(grep -c '^ib_dev ' <<<"$2")" -eq 1 -a \
+		"$(grep -c "^ib_dev $1\$" <<<"$2")" -eq 1
+}
+
 # failover HOW: with a connection streaming on each link, a loses RoCE
 # on eth1, the path of the group's second link (HOW eth1), or on eth0,
 # the first link's (eth0), or its device of the first link goes (rxe0)
@@ -504,8 +510,7 @@ failover() {
 	links=$("$SMCR" link)
 	printf '%s\n' "$links" | sed "s/^/# $tag: /"
 	tap_check "$tag: the group goes on over $to alone ($SMCR_ROLE)" \
-		test "$(grep -c '^ib_dev ' <<<"$links")" -eq 1 -a \
-		"$(grep -c "^ib_dev $to\$" <<<"$links")" -eq 1
+		alone_on "$to" "$links"
 	# over the group's remaining link: the peer's address on its path
 	pair "failover-$eth-after" $((port + 3)) "$after" 2M
 	tap_check "$tag: the new connection joined the group ($SMCR_ROLE)" \
@@ -612,10 +617,7 @@ mixed2() {
 	else
 		who=linux
 		linux_smc_up "$SMCR" || return
-		tap_check "mixed2: smcr pnet add PNET1 eth eth1 (b)" \
-			"$SMCR" pnet add PNET1 eth eth1
-		tap_check "mixed2: smcr pnet add PNET1 ib rxe1 1 (b)" \
-			"$SMCR" pnet add PNET1 ib rxe1 1
+		linux_pnet mixed2 eth1 rxe1
 	fi
 	tap_check "mixed2: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
 	# a group per role: the second round starts a group of its own
@@ -767,10 +769,7 @@ mixed_up() {
 	else
 		who=linux
 		linux_smc_up "$SMCR" || return
-		tap_check "$1: smcr pnet add PNET1 eth eth1 (b)" \
-			"$SMCR" pnet add PNET1 eth eth1
-		tap_check "$1: smcr pnet add PNET1 ib rxe1 1 (b)" \
-			"$SMCR" pnet add PNET1 ib rxe1 1
+		linux_pnet "$1" eth1 rxe1
 	fi
 	tap_check "$1: smcr ueid add ($who)" "$SMCR" ueid add SMCR-LINKS
 }
@@ -880,10 +879,7 @@ ask() {
 linux() {
 	local links
 	linux_smc_up "$SMCR" || return
-	tap_check "linux: smcr pnet add PNET1 eth eth1 ($SMCR_ROLE)" \
-		"$SMCR" pnet add PNET1 eth eth1
-	tap_check "linux: smcr pnet add PNET1 ib rxe1 1 ($SMCR_ROLE)" \
-		"$SMCR" pnet add PNET1 ib rxe1 1
+	linux_pnet linux eth1 rxe1
 	tap_check "linux: smcr ueid add ($SMCR_ROLE)" "$SMCR" ueid add SMCR-LINKS
 	barrier linux-up 60
 	# timed like mixed2's: Linux's client and server
@@ -905,11 +901,11 @@ linux() {
 }
 
 # linux_pnet TAG NETDEV IBDEV: NETDEV and port 1 of IBDEV join Linux's
-# PNET1 (b), beside eth0 and rxe0 (linux_smc_up)
+# PNET1, beside eth0 and rxe0 (linux_smc_up)
 linux_pnet() {
-	tap_check "$1: smcr pnet add PNET1 eth $2 (b)" \
+	tap_check "$1: smcr pnet add PNET1 eth $2 ($SMCR_ROLE)" \
 		"$SMCR" pnet add PNET1 eth "$2"
-	tap_check "$1: smcr pnet add PNET1 ib $3 1 (b)" \
+	tap_check "$1: smcr pnet add PNET1 ib $3 1 ($SMCR_ROLE)" \
 		"$SMCR" pnet add PNET1 ib "$3" 1
 }
 
@@ -958,7 +954,7 @@ linux_failover() {
 		;;
 	server_lost)
 		# Linux's server finds the loss first: ours would tell it
-		port=7560 srv=b test_s=60
+		port=7580 srv=b test_s=60
 		;;
 	esac
 	if [[ $SMCR_ROLE == a ]]; then
@@ -986,8 +982,7 @@ linux_failover() {
 	links=$(rxe1_gone)
 	printf '%s\n' "$links" | sed "s/^/# $tag ($who): /"
 	tap_check "$tag: the group goes on over rxe0 alone ($who)" \
-		test "$(grep -c '^ib_dev ' <<<"$links")" -eq 1 -a \
-		"$(grep -c '^ib_dev rxe0$' <<<"$links")" -eq 1
+		alone_on rxe0 "$links"
 	barrier "linux-failover-$lnx-lost" 60
 	if [[ $lnx == client ]]; then
 		[[ $who == ours ]] && roce_unblock eth1
@@ -1059,6 +1054,14 @@ up_before() {
 		grep -B1 -m1 "$1" | head -n1 | grep -q 'smcr_links_up:'
 }
 
+# rxe0_rxe2: our group has one link on rxe0 and one on rxe2 (smcr link)
+rxe0_rxe2() {
+	local links
+	links=$("$SMCR" link)
+	test "$(grep -c '^ib_dev rxe[02]$' <<<"$links")" -eq 2 -a \
+		"$(grep -c '^ib_dev rxe2$' <<<"$links")" -eq 1
+}
+
 # asym LATE: an asymmetric group made symmetric, as Linux does. a
 # serves, ours on both sides, SMC-Rv2, add_link_retry=0; guest LATE
 # has no rxe2 at first contact, so the group's second link shares its
@@ -1105,8 +1108,7 @@ asym() {
 	grep -E 'smcr_links_|smcr_link_down|smcr_conn_moved|DELETE_LINK|REQ_ADD|smcr_lgr_terminate' \
 		$TRACE/trace | sed 's/^ */# /'
 	tap_check "$tag: one link on rxe0, one on rxe2 ($SMCR_ROLE)" \
-		test "$("$SMCR" link | grep -c '^ib_dev rxe[02]$')" -eq 2 -a \
-		"$("$SMCR" link | grep -c '^ib_dev rxe2$')" -eq 1
+		rxe0_rxe2
 	if [[ $SMCR_ROLE == a ]]; then
 		down='smcr_link_down: .*asymmetric, replaced'
 		tap_check "$tag: the asymmetric link left for it (a)" \
@@ -1177,8 +1179,7 @@ asym_linux() {
 	"$SMCR" link | grep -E '^(id|ib_dev|state|conns) ' | paste -sd' ' |
 		sed "s/^/# $tag ($who): /"
 	tap_check "$tag: one link on rxe0, one on rxe2 ($who)" \
-		test "$("$SMCR" link | grep -c '^ib_dev rxe[02]$')" -eq 2 -a \
-		"$("$SMCR" link | grep -c '^ib_dev rxe2$')" -eq 1
+		rxe0_rxe2
 	if [[ $who == ours ]]; then
 		grep -E 'smcr_links_|smcr_link_down|smcr_conn_moved|DELETE_LINK|REQ_ADD|smcr_cdc_(late|ahead)|smcr_lgr_terminate' \
 			$TRACE/trace | sed 's/^ */# /'
