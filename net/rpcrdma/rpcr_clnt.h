@@ -110,6 +110,9 @@ enum rpcr_stat {
  * @remote_inv: replies that came With Invalidate of a handle of their
  *	call (RFC 8797, draft §6.3.3.2): not among @stats, whose columns
  *	are Linux's
+ * @probed: when a credit refresh last probed the connection (draft
+ *	§4.3.1.2), under @xprt.transport_lock
+ * @probes: credit refreshes sent as probes, neither among @stats
  */
 struct rpcr_xprt {
 	struct rpc_xprt		xprt;
@@ -138,6 +141,8 @@ struct rpcr_xprt {
 	u32			nspare;
 	atomic_long_t		stats[RPCR_ST_NR];
 	atomic_long_t		remote_inv;
+	unsigned long		probed;
+	atomic_long_t		probes;
 };
 
 /**

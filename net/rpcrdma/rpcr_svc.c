@@ -121,8 +121,22 @@ static void rpcr_svc_recv(void *owner, const u8 *msg, u32 len, u32 inv_rkey)
 {
 	struct rpcr_svc_xprt *sx = owner;
 	struct rpcr_svc_call *call;
+	u32 credit;
 	bool more;
 
+	/* Draft §6.4.2: a credit refresh asks for nothing, nor does its
+	 * grant change ours (one reply for each call). Taken here, it needs
+	 * no thread: a client probing the connection with one while every
+	 * thread waits (rpcr_probe()) does not take the place of a call.
+	 * In a sequence, or before the connection speaks version 2, it goes
+	 * the way of any message, to be refused or to fix the version.
+	 */
+	if (READ_ONCE(sx->vers) == RPCR_VERSION_2 && !READ_ONCE(sx->partial) &&
+	    rpcr2_peek_refresh(msg, len, &credit)) {
+		trace_rpcr_refresh_recv((struct sockaddr *)&sx->xpt.xpt_remote,
+					credit, 0);
+		return;
+	}
 	/* (@len is no more than the receive buffers' inline size) */
 	call = rpcr_svc_call_get(sx);
 	if (!call) {

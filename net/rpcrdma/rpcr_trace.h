@@ -374,6 +374,33 @@ TRACE_EVENT(rpcr_connprop_error,
 	    TP_printk("peer=%pISpc err=%d", __entry->peer, __entry->err)
 );
 
+/* a credit refresh (draft §6.4.2) sent, as a probe of the connection,
+ * with the Send's errno, or taken by a server's receive handler (0)
+ */
+DECLARE_EVENT_CLASS(rpcr_refresh_class,
+		    TP_PROTO(const struct sockaddr *peer, u32 credit, int err),
+		    TP_ARGS(peer, credit, err),
+		    TP_STRUCT__entry(__array(u8, peer,
+					     sizeof(struct sockaddr_in6))
+				     __field(u32, credit)
+				     __field(int, err)),
+		    TP_fast_assign(rpcr_trace_peer(__entry->peer, peer);
+				   __entry->credit = credit;
+				   __entry->err = err;),
+		    TP_printk("peer=%pISpc granted=%u max=%u err=%d",
+			      __entry->peer, __entry->credit & 0xffff,
+			      __entry->credit >> 16, __entry->err)
+);
+
+#define DEFINE_RPCR_REFRESH_EVENT(name)					\
+	DEFINE_EVENT(rpcr_refresh_class, name,				\
+		     TP_PROTO(const struct sockaddr *peer, u32 credit,	\
+			      int err),					\
+		     TP_ARGS(peer, credit, err))
+
+DEFINE_RPCR_REFRESH_EVENT(rpcr_refresh_send);
+DEFINE_RPCR_REFRESH_EVENT(rpcr_refresh_recv);
+
 DECLARE_EVENT_CLASS(rpcr_bcall_class,
 		    TP_PROTO(u32 xid, u32 len),
 		    TP_ARGS(xid, len),

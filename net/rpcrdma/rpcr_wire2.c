@@ -381,6 +381,39 @@ bool rpcr2_peek_more(const u8 *buf, size_t len)
 }
 
 /**
+ * rpcr2_peek_refresh() - whether a message is a plain credit refresh
+ * @buf: the received message, not yet decoded
+ * @len: its length
+ * @credit: set to its rdma_credit, for one
+ *
+ * §6.4.2: a credit grant refresh is an RDMA2_NOMSG of rdma_xid zero with
+ * empty chunk lists. It asks for no answer and carries nothing for the
+ * RPC layer, so a receive handler may take it at once. Only the exact
+ * form is recognised, rdma_flags and rdma_inv_handle zero too; any
+ * other message goes through rpcr_msg_decode() as before.
+ *
+ * Return: true for one.
+ */
+bool rpcr2_peek_refresh(const u8 *buf, size_t len, u32 *credit)
+{
+	struct rpcr_xin x = { buf, len };
+	u32 w[RPCR2_BARE_HDR_LEN / 4];
+	u32 i;
+
+	if (len != RPCR2_BARE_HDR_LEN)
+		return false;
+	for (i = 0; i < RPCR2_BARE_HDR_LEN / 4; i++)
+		if (!rpcr_take32(&x, &w[i]))
+			return false;
+	/* the XID, then the flags, the handle and the three lists */
+	if (w[1] != RPCR_VERSION_2 || w[3] != RPCR2_NOMSG ||
+	    (w[0] | w[4] | w[5] | w[6] | w[7] | w[8]))
+		return false;
+	*credit = w[2];
+	return true;
+}
+
+/**
  * rpcr2_more_check() - check a message of a sequence against its first
  * @first: the decoded header of the sequence's first message, which had
  *	RPCRDMA2_F_MORE
@@ -628,6 +661,28 @@ u32 rpcr2_more_take(u32 left, u32 room_more)
 	return left - 1 < room_more ? left - 1 : room_more;
 }
 
+/* The prefix (§6.3.2) and an rdma_inv_handle and chunk lists all zero:
+ * the header of a continued Send and of a credit refresh alike
+ */
+static int rpcr2_bare_encode(u32 xid, u32 credit, u32 htype, u32 flags,
+			     u8 *buf, size_t size)
+{
+	u8 *p = buf;
+
+	if (size < RPCR2_BARE_HDR_LEN)
+		return -EMSGSIZE;
+	p = rpcr_put32(p, xid);
+	p = rpcr_put32(p, RPCR_VERSION_2);
+	p = rpcr_put32(p, credit);
+	p = rpcr_put32(p, htype);
+	p = rpcr_put32(p, flags);
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, 0);
+	p = rpcr_put32(p, 0);
+	return (int)(p - buf);
+}
+
 /**
  * rpcr2_more_encode() - encode the header of a Send that more follow
  * @xid: the message's rdma_xid
@@ -645,20 +700,25 @@ u32 rpcr2_more_take(u32 left, u32 room_more)
  */
 int rpcr2_more_encode(u32 xid, u32 credit, u32 flags, u8 *buf, size_t size)
 {
-	u8 *p = buf;
+	return rpcr2_bare_encode(xid, credit, RPCR2_MSG,
+				 (flags & RPCR2_F_RESPONSE) | RPCR2_F_MORE,
+				 buf, size);
+}
 
-	if (size < RPCR2_MORE_HDR_LEN)
-		return -EMSGSIZE;
-	p = rpcr_put32(p, xid);
-	p = rpcr_put32(p, RPCR_VERSION_2);
-	p = rpcr_put32(p, credit);
-	p = rpcr_put32(p, RPCR2_MSG);
-	p = rpcr_put32(p, (flags & RPCR2_F_RESPONSE) | RPCR2_F_MORE);
-	p = rpcr_put32(p, 0);
-	p = rpcr_put32(p, 0);
-	p = rpcr_put32(p, 0);
-	p = rpcr_put32(p, 0);
-	return (int)(p - buf);
+/**
+ * rpcr2_refresh_encode() - encode a credit grant refresh
+ * @credit: rdma_credit, both halves (§4.3.1.1)
+ * @buf: where to
+ * @size: room at @buf
+ *
+ * §6.4.2: an RDMA2_NOMSG with empty chunk lists and rdma_xid zero; the
+ * peer keeps a receive for one beyond its credits (§4.3.1.2).
+ *
+ * Return: RPCR2_NOMSG_MIN_LEN, or -EMSGSIZE when it does not fit.
+ */
+int rpcr2_refresh_encode(u32 credit, u8 *buf, size_t size)
+{
+	return rpcr2_bare_encode(0, credit, RPCR2_NOMSG, 0, buf, size);
 }
 
 /**

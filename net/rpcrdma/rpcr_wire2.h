@@ -80,11 +80,11 @@ enum rpcr2_propid {
  * same chunks: rdma_flags and rdma_inv_handle
  */
 #define RPCR2_MSG_EXTRA		(RPCR2_PREFIX_LEN + 4 - RPCR_HDR_FIXED_LEN)
-#define RPCR2_NOMSG_MIN_LEN	36
-/* an RDMA2_MSG with more to come carries no chunks (§6.3.2.2): its
- * header is the prefix, rdma_inv_handle and three empty lists
- */
-#define RPCR2_MORE_HDR_LEN	36
+/* the prefix, rdma_inv_handle and three empty lists */
+#define RPCR2_BARE_HDR_LEN	36
+#define RPCR2_NOMSG_MIN_LEN	RPCR2_BARE_HDR_LEN
+/* an RDMA2_MSG with more to come carries no chunks (§6.3.2.2) */
+#define RPCR2_MORE_HDR_LEN	RPCR2_BARE_HDR_LEN
 #define RPCR2_ERR_LEN		24	/* prefix and rdma_err */
 
 /* Our limit on Read chunks in one header, besides version 1's on
@@ -195,12 +195,14 @@ int rpcr2_hdr_check(const struct rpcr2_hdr *h, bool call,
 		    struct rpcr2_err *verdict);
 bool rpcr2_credit_refresh(const struct rpcr2_hdr *h);
 bool rpcr2_peek_more(const u8 *buf, size_t len);
+bool rpcr2_peek_refresh(const u8 *buf, size_t len, u32 *credit);
 int rpcr2_more_check(const struct rpcr2_hdr *first,
 		     const struct rpcr2_hdr *next, struct rpcr2_err *verdict);
 u32 rpcr2_more_sends(u32 len, u32 room_more, u32 room_last);
 u32 rpcr2_more_take(u32 left, u32 room_more);
 u32 rpcr2_more_granted(u32 len, u32 room_more, u32 room_last, u32 credit);
 int rpcr2_more_encode(u32 xid, u32 credit, u32 flags, u8 *buf, size_t size);
+int rpcr2_refresh_encode(u32 credit, u8 *buf, size_t size);
 size_t rpcr2_hdr_len(const struct rpcr2_hdr *h);
 int rpcr2_hdr_encode(const struct rpcr2_hdr *h, u8 *buf, size_t size);
 void rpcr2_hdr_error(struct rpcr2_hdr *h, u32 xid, u32 credit,

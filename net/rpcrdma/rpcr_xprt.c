@@ -151,6 +151,7 @@ static void rpcr_connect_worker(struct work_struct *work)
 			why = RPCR_VERS_PINNED;
 		}
 		WRITE_ONCE(rx->vers_done, false);
+		rx->probed = jiffies - HZ;
 		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, rx->vers,
 				     why);
 		rpcr_count_connect(xprt);
@@ -417,12 +418,66 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 	return 0;
 }
 
-/* a call timed out on a live connection: RDMA has no keepalive, so a
- * new connection is the only probe of the path there is
+/* Draft §4.3.1.2: a credit refresh doubles as a keepalive. Sent to a
+ * server that is gone, it fails once the RNIC's retries run out, and the
+ * connection's failure path ends the connection (rpcr_ep_down()); a live
+ * server's RNIC acknowledges it, and the server takes it in its receive
+ * handler. One a second covers every call that timed out in it: the
+ * server keeps one receive beyond its credits for it.
+ * Return: whether the connection speaks version 2 and is being probed.
+ */
+static bool rpcr_probe(struct rpcr_xprt *rx)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+	u32 credit = rpcr_clnt_credit2(rx, 1);
+	struct rpcr_sbuf *sb;
+	struct rpcr_ep *ep;
+	bool recent;
+	int rc;
+
+	down_read(&rx->ep_sem);
+	ep = rx->ep;
+	if (!ep || READ_ONCE(rx->vers) != RPCR_VERSION_2 ||
+	    !READ_ONCE(rx->vers_done)) {
+		up_read(&rx->ep_sem);
+		return false;
+	}
+	spin_lock(&xprt->transport_lock);
+	recent = time_before(jiffies, rx->probed + HZ);
+	if (!recent)
+		rx->probed = jiffies;
+	spin_unlock(&xprt->transport_lock);
+	rc = 0;
+	if (!recent) {
+		sb = rpcr_ep_sbuf_get(ep);
+		rc = sb ? rpcr2_refresh_encode(credit, sb->buf,
+					       ep->cfg.send_size) : -ENOBUFS;
+		if (rc > 0)
+			rc = rpcr_ep_send(ep, sb, rc, 0, NULL, NULL);
+		else if (sb)
+			rpcr_ep_sbuf_put(sb);
+		trace_rpcr_refresh_send((struct sockaddr *)&xprt->addr, credit,
+					rc);
+		if (!rc)
+			atomic_long_inc(&rx->probes);
+	}
+	up_read(&rx->ep_sem);
+	return !rc;
+}
+
+/* A call timed out on a live connection. One that may not go again on
+ * it (NFSv4's, RPC_TASK_NO_RETRANS_TIMEOUT) waits on for its reply while
+ * a probe says the server is there, as over TCP with its keepalives.
+ * Any other is sent again, which the credits allow on a new connection
+ * only: this one is ended, as it is when version 1 offers no probe.
  */
 static void rpcr_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
-	rpcr_vers_unanswered(rpcr_xprt(xprt));
+	struct rpcr_xprt *rx = rpcr_xprt(xprt);
+
+	rpcr_vers_unanswered(rx);
+	if ((task->tk_flags & RPC_TASK_NO_RETRANS_TIMEOUT) && rpcr_probe(rx))
+		return;
 	xprt_force_disconnect(xprt);
 }
 
@@ -510,7 +565,8 @@ static struct xprt_class rpcr_xprt_class;
 /* its line in /proc/net/rpcr: the server, whether connected, the version
  * its connection speaks (0 before the first) and the highest the server
  * takes, the replies that invalidated their call's memory (Send With
- * Invalidate) and those after which we did, and the server's properties
+ * Invalidate) and those after which we did, the credit refreshes that
+ * probed the connection, and the server's properties
  */
 static void rpcr_xprt_proc_show(struct seq_file *m, struct rpcr_proc_entry *e)
 {
@@ -521,9 +577,10 @@ static void rpcr_xprt_proc_show(struct seq_file *m, struct rpcr_proc_entry *e)
 		   (struct sockaddr *)&xprt->addr,
 		   xprt_connected(xprt) ? "connected" : "unconnected",
 		   READ_ONCE(rx->vers), READ_ONCE(rx->vers_peer));
-	seq_printf(m, " remote_inv=%ld local_inv=%ld",
+	seq_printf(m, " remote_inv=%ld local_inv=%ld probes=%ld",
 		   atomic_long_read(&rx->remote_inv),
-		   atomic_long_read(&rx->stats[RPCR_ST_LOCAL_INV]));
+		   atomic_long_read(&rx->stats[RPCR_ST_LOCAL_INV]),
+		   atomic_long_read(&rx->probes));
 	rpcr_proc_show_props(m, &rx->props);
 }
 

@@ -121,9 +121,17 @@ static int redecode(size_t m)
 
 static void check_decode(const u8 *data, size_t size)
 {
+	u32 credit;
 	int n, m;
 
 	n = rpcr2_hdr_decode(data, size, &h, &v);
+	/* what a receive handler takes as a credit refresh at once is one,
+	 * all of the message
+	 */
+	if (rpcr2_peek_refresh(data, size, &credit))
+		FUZZ_ASSERT(n == (int)size && rpcr2_credit_refresh(&h) &&
+			    !h.base.xid && !h.flags && !h.inv_handle &&
+			    credit == h.base.credit);
 	if (n < 0) {
 		FUZZ_ASSERT(n == -EMSGSIZE || size >= 16);
 		check_verdict(n, h.base.proc);

@@ -538,6 +538,39 @@ static void test_refresh(void)
 	CHECK_EQ(v.code, RPCR2_ERR_BAD_XDR);
 }
 
+/* the refresh our client sends, and what a receive handler takes at once */
+static void test_refresh_wire(void)
+{
+	u8 m[sizeof(g_refresh) + 4];
+	size_t i;
+	u32 c = 0;
+
+	memset(out, 0xee, sizeof(out));
+	CHECK_EQ(rpcr2_refresh_encode(rpcr2_credit(64, 128), out,
+				      sizeof(g_refresh)),
+		 RPCR2_NOMSG_MIN_LEN);
+	CHECK(!memcmp(out, g_refresh, sizeof(g_refresh)));
+	CHECK_EQ(out[sizeof(g_refresh)], 0xee);
+	CHECK_EQ(rpcr2_refresh_encode(1, out, sizeof(g_refresh) - 1),
+		 -EMSGSIZE);
+
+	CHECK(rpcr2_peek_refresh(g_refresh, sizeof(g_refresh), &c));
+	CHECK_EQ(c, rpcr2_credit(64, 128));
+	CHECK(!rpcr2_peek_refresh(g_refresh, sizeof(g_refresh) - 1, &c));
+	CHECK(!rpcr2_peek_refresh(g_nomsg_call, sizeof(g_nomsg_call), &c));
+	CHECK(!rpcr2_peek_refresh(g_msg_more, RPCR2_MORE_HDR_LEN, &c));
+	/* a longer message, even of zeroes, is no plain refresh */
+	memcpy(m, g_refresh, sizeof(g_refresh));
+	memset(m + sizeof(g_refresh), 0, 4);
+	CHECK(!rpcr2_peek_refresh(m, sizeof(m), &c));
+	/* any word but the credit set: the decoder's business */
+	for (i = 0; i < sizeof(g_refresh); i += 4) {
+		memcpy(m, g_refresh, sizeof(g_refresh));
+		m[i + 3] ^= 0x10;
+		CHECK_EQ(rpcr2_peek_refresh(m, sizeof(g_refresh), &c), i == 8);
+	}
+}
+
 static const struct {
 	const u8 *g;
 	size_t n;
@@ -1367,6 +1400,7 @@ static const struct wire_test tests[] = {
 	{ "msg_write", test_msg_write },
 	{ "nomsg", test_nomsg },
 	{ "refresh", test_refresh },
+	{ "refresh_wire", test_refresh_wire },
 	{ "errors", test_errors },
 	{ "connprop", test_connprop },
 	{ "connprop_unknown", test_connprop_unknown },

@@ -17,6 +17,14 @@
 #          connection in version 2 with the peer's properties
 #   v41    NFSv4.1 (a session with a backchannel on our client)
 #   v42    NFSv4.2, the same
+#   v41-probe NFSv4.1 mounted with timeo=10: the server freezes the
+#          ext4 under a WRITE for PROBE_HOLD seconds. Each timeout of the
+#          call has our client probe the connection with a credit
+#          refresh (draft §4.3.1.2, rpcr_refresh_send, probes= in
+#          /proc/net/rpcr) instead of ending it; the server's receive
+#          handler takes them while its threads wait (rpcr_refresh_recv).
+#          The call completes on the connection it went on (mountstats'
+#          connect count unchanged); the data reads back equal
 #   v3-ip6 NFSv3 over IPv6, whose address our server has in
 #          sunrpc.rdma_v1_peers: it answers the client's first call of
 #          version 2 with ERR_VERS, the client goes on in version 1
@@ -61,6 +69,68 @@ MORE_OPTS=rsize=16384
 # the client's Host Auth Message in v3-more, and in hex
 NFS_HOSTAUTH=nfs-client-a
 NFS_HOSTAUTH_HEX=6e66732d636c69656e742d61
+
+# v41-probe: an ext4 of the server's, frozen under the client's WRITE
+PROBE_FS=$NFS_EXPORT/frz
+PROBE_HOLD=8
+PROBE_BYTES=262144
+
+# the server: PROBE_FS on a loop device, exported beside the root, which
+# NFSv4 crosses into
+probe_fs_up() {
+	local c line=$PROBE_FS
+	modprobe loop || return 1
+	truncate -s 64M /tmp/probe.img && mkfs.ext4 -q -F /tmp/probe.img &&
+		mkdir -p "$PROBE_FS" && mount -o loop /tmp/probe.img "$PROBE_FS" &&
+		chmod 1777 "$PROBE_FS" || return 1
+	for c in $NFS_CLIENTS; do
+		line+=" $c(rw,fsid=77,no_root_squash,no_subtree_check,insecure,sync)"
+	done
+	echo "$line" >>/etc/exports && exportfs -ra
+}
+
+probe_server() {
+	barrier nfs-probe 300 || return 1
+	tap_check "v41-probe: the ext4 frozen under the client's WRITE" \
+		fsfreeze -f "$PROBE_FS"
+	barrier nfs-frozen 60
+	sleep "$PROBE_HOLD"
+	tap_check "v41-probe: thawed after ${PROBE_HOLD}s" fsfreeze -u "$PROBE_FS"
+	tap_check "v41-probe: our server took the client's credit refreshes in its receive handler" \
+		nfs_traced "rpcr_refresh_recv: peer=$SMCR_PEER_IP:[0-9]+ granted=1 max=[0-9]+ err=0$"
+}
+
+# the connect count of the mount's transport, from mountstats
+probe_connects() { nfs_mountstats | awk '$1 == "xprt:" { print $5 }'; }
+
+probe_cell() {
+	local f=$NFS_MNT/frz/probe n0 n1 t0
+	head -c "$PROBE_BYTES" /dev/urandom >/tmp/probe.src
+	nfs_trace_on rpcr
+	tap_check "v41-probe: mount -o $(nfs_opts 4.1 timeo=10)" \
+		nfs_mount 4.1 timeo=10
+	tap_check "v41-probe: a file on the server's ext4" nfs_t touch "$f"
+	n0=$(probe_connects)
+	barrier nfs-probe 60
+	barrier nfs-frozen 60
+	t0=$SECONDS
+	tap_check "v41-probe: $PROBE_BYTES bytes written and synced" \
+		nfs_t dd if=/tmp/probe.src of="$f" bs=64k conv=fsync status=none
+	tap_check "v41-probe: held by the server for $((SECONDS - t0))s, 1s timeouts" \
+		test $((SECONDS - t0)) -ge $((PROBE_HOLD / 2))
+	tap_check "v41-probe: our client probed with credit refreshes, sent" \
+		nfs_traced "rpcr_refresh_send: peer=$SMCR_PEER_IP:20049 granted=1 max=[0-9]+ err=0$"
+	n1=$(probe_connects)
+	tap_check "v41-probe: the call completed on its connection (connects: $n0, then $n1)" \
+		test -n "$n0" -a "$n0" = "$n1"
+	grep . /proc/net/rpcr >/tmp/rpcr-proc
+	tap_check "v41-probe: /proc/net/rpcr counts the probes" \
+		proc_seen "^client peer=$SMCR_PEER_IP:20049 connected vers=2 .* probes=[1-9][0-9]* "
+	tap_check "v41-probe: unmount and mount again" _nfs_remount 4.1 timeo=10
+	tap_check "v41-probe: the file read back, SHA-256 equal" \
+		same_file "$f" /tmp/probe.src
+	tap_check "v41-probe: unmount" nfs_umount
+}
 
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
 pin_v1() { inline_set 1024 && echo "$SMCR_PEER_IP" >"$INLINE/rdma_v1_peers"; }
@@ -195,9 +265,11 @@ guest_b() {
 	nfs_xprt_load ours && nfs_trace_on rpcr && nfs_server_start
 	tap_check "version 1 pinned for the client's IPv6 address" \
 		bash -c "echo '$SMCR_PEER_IP6' >$INLINE/rdma_v1_peers"
+	tap_check "v41-probe: an ext4 on a loop device, exported" probe_fs_up
 	proc_watch &
 	watch=$!
 	barrier nfs-up 120
+	probe_server
 	barrier nfs-nomore 400
 	tap_check "sunrpc.rdma_continuation 0: our server continues no reply" \
 		bash -c "echo 0 >$INLINE/rdma_continuation"
@@ -258,6 +330,7 @@ guest_a() {
 	nfs_workload v42 4.2
 	tap_check "v41, v42: our client spoke version 2 only" \
 		bash -c "! grep -q 'rpcr_call_send: v1 ' /sys/kernel/tracing/trace"
+	probe_cell
 	more_cell
 	nomore_cell
 	nfs_trace_on rpcr
