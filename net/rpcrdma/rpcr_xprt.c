@@ -140,6 +140,7 @@ static void rpcr_connect_worker(struct work_struct *work)
 		xprt->cong -= (unsigned long)rx->held << RPC_CWNDSHIFT;
 		rx->held = 0;
 		xprt->cwnd = RPC_CWNDSCALE;
+		rx->probed = jiffies - HZ;
 		spin_unlock(&xprt->transport_lock);
 		WRITE_ONCE(rx->vers,
 			   min(READ_ONCE(rx->vers_peer),
@@ -151,7 +152,6 @@ static void rpcr_connect_worker(struct work_struct *work)
 			why = RPCR_VERS_PINNED;
 		}
 		WRITE_ONCE(rx->vers_done, false);
-		rx->probed = jiffies - HZ;
 		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, rx->vers,
 				     why);
 		rpcr_count_connect(xprt);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # functions run through tap_check
 # guests: a b
-# timeout: 340
+# timeout: 420
 #
 # Group "nfs-ours": rpcr.ko on both guests, our client (a) against our
 # server (b) under Linux's NFS client and knfsd, nfs-lib.sh's workload,
@@ -25,6 +25,11 @@
 #          handler takes them while its threads wait (rpcr_refresh_recv).
 #          The call completes on the connection it went on (mountstats'
 #          connect count unchanged); the data reads back equal
+#   v41-gone the same, and while the server holds the WRITE every RoCE
+#          frame is dropped for GONE_S seconds: a Send into the silence
+#          fails once the QP's retries are spent (rpcr_wc_error), the
+#          connection ends, the call goes again on the next one once the
+#          path is back; the data reads back equal
 #   v3-ip6 NFSv3 over IPv6, whose address our server has in
 #          sunrpc.rdma_v1_peers: it answers the client's first call of
 #          version 2 with ERR_VERS, the client goes on in version 1
@@ -75,6 +80,9 @@ PROBE_FS=$NFS_EXPORT/frz
 PROBE_HOLD=8
 PROBE_BYTES=262144
 
+# v41-gone: how long the server's RoCE frames are dropped
+GONE_S=20
+
 # the server: PROBE_FS on a loop device, exported beside the root, which
 # NFSv4 crosses into
 probe_fs_up() {
@@ -98,6 +106,18 @@ probe_server() {
 	tap_check "v41-probe: thawed after ${PROBE_HOLD}s" fsfreeze -u "$PROBE_FS"
 	tap_check "v41-probe: our server took the client's credit refreshes in its receive handler" \
 		nfs_traced "rpcr_refresh_recv: peer=$SMCR_PEER_IP:[0-9]+ granted=1 max=[0-9]+ err=0$"
+}
+
+# v41-gone: the WRITE held, then the path lost under it, then both back
+gone_server() {
+	barrier nfs-gone 120 || return 1
+	tap_check "v41-gone: the ext4 frozen under the client's WRITE" \
+		fsfreeze -f "$PROBE_FS"
+	barrier nfs-gone-frozen 60
+	sleep 3
+	tap_check "v41-gone: every RoCE frame dropped for ${GONE_S}s" \
+		nfs_roce_blackout "$GONE_S"
+	tap_check "v41-gone: thawed" fsfreeze -u "$PROBE_FS"
 }
 
 # the connect count of the mount's transport, from mountstats
@@ -130,6 +150,30 @@ probe_cell() {
 	tap_check "v41-probe: the file read back, SHA-256 equal" \
 		same_file "$f" /tmp/probe.src
 	tap_check "v41-probe: unmount" nfs_umount
+}
+
+gone_cell() {
+	local f=$NFS_MNT/frz/gone n0 n1
+	nfs_trace_on rpcr
+	tap_check "v41-gone: mount -o $(nfs_opts 4.1 timeo=10)" \
+		nfs_mount 4.1 timeo=10
+	tap_check "v41-gone: a file on the server's ext4" nfs_t touch "$f"
+	n0=$(probe_connects)
+	barrier nfs-gone 60
+	barrier nfs-gone-frozen 60
+	tap_check "v41-gone: $PROBE_BYTES bytes written and synced" \
+		nfs_t dd if=/tmp/probe.src of="$f" bs=64k conv=fsync status=none
+	tap_check "v41-gone: probes went while the path was there" \
+		nfs_traced "rpcr_refresh_send: peer=$SMCR_PEER_IP:20049 .* err=0$"
+	tap_check "v41-gone: a Send into the lost path failed, its retries spent" \
+		nfs_traced "rpcr_wc_error: .* RETRY_EXC_ERR "
+	n1=$(probe_connects)
+	tap_check "v41-gone: the call went again on a new connection (connects: $n0, then $n1)" \
+		test -n "$n0" -a -n "$n1" -a "${n1:-0}" -gt "${n0:-0}"
+	tap_check "v41-gone: unmount and mount again" _nfs_remount 4.1 timeo=10
+	tap_check "v41-gone: the file read back, SHA-256 equal" \
+		same_file "$f" /tmp/probe.src
+	tap_check "v41-gone: unmount" nfs_umount
 }
 
 inline_set() { echo "$1" >"$INLINE/rdma_max_inline_read" && echo "$1" >"$INLINE/rdma_max_inline_write"; }
@@ -270,6 +314,7 @@ guest_b() {
 	watch=$!
 	barrier nfs-up 120
 	probe_server
+	gone_server
 	barrier nfs-nomore 400
 	tap_check "sunrpc.rdma_continuation 0: our server continues no reply" \
 		bash -c "echo 0 >$INLINE/rdma_continuation"
@@ -331,6 +376,7 @@ guest_a() {
 	tap_check "v41, v42: our client spoke version 2 only" \
 		bash -c "! grep -q 'rpcr_call_send: v1 ' /sys/kernel/tracing/trace"
 	probe_cell
+	gone_cell
 	more_cell
 	nomore_cell
 	nfs_trace_on rpcr
