@@ -5,15 +5,26 @@
 # our SMC-R v1 and v2 (under smc_run), then over Linux's smc.ko (SMC-Rv2,
 # ours unloaded), and perftest's ib_write_bw measures the raw RDMA write
 # bandwidth of the same rxe link. Guest b serves, guest a measures and
-# prints one line per transport.
+# prints one line per transport. After each transport's iperf3 run,
+# smc_bench measures it ROUNDS times: bulk throughput for each message
+# size of BULK_SIZES, BULK_STREAMS streams of 64 KiB writes at once,
+# 1-byte request/response (rate and latency percentiles) and connect,
+# request, response, close; a line each into $SMCR_OUT/bench.results,
+# which scripts/bench turns into the table and the plots.
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 
 RUN=$SMCR_REPO/tools/smc_run/smc_run
 SMCR=$SMCR_REPO/build/tools/smcr
+BENCH=$SMCR_REPO/build/selftests/smc_bench
+RESULTS=$SMCR_OUT/bench.results
 SECS=5
-# scripts/bench writes the run's SECONDS there
+ROUNDS=3
+BSECS=3
+BULK_SIZES="1 64 1024 16384 65536 1048576"
+BULK_STREAMS=8
+# scripts/bench writes the run's SECONDS, ROUNDS and BSECS there
 if [[ -r $SMCR_OUT/bench.conf ]]; then
 	# shellcheck source=/dev/null
 	source "$SMCR_OUT/bench.conf"
@@ -50,6 +61,40 @@ iperf_cli() {
 		iperf_mbps
 }
 
+# bench_srv NAME FAMILY PORT: serve smc_bench while the client measures
+bench_srv() {
+	local pid
+	"$BENCH" server --family "$2" --port "$3" >/dev/null 2>&1 &
+	pid=$!
+	wait_listen "$3"
+	barrier "$1-bench" 60
+	barrier "$1-bench-done" $((ROUNDS * 10 * (BSECS + 30) + 60))
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+}
+
+# bench_cli NAME FAMILY PORT: ROUNDS rounds of every measure, each line
+# into RESULTS as "NAME round=R mode=... name=value..."
+bench_cli() {
+	local name=$1 r m line args
+	local base=(client --family "$2" --host "$SMCR_PEER_IP" --port "$3"
+		--secs "$BSECS")
+	barrier "$name-bench" 60
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for m in $BULK_SIZES streams rr crr; do
+			case $m in
+			streams) args=(--mode bulk --streams "$BULK_STREAMS") ;;
+			rr | crr) args=(--mode "$m") ;;
+			*) args=(--mode bulk --size "$m") ;;
+			esac
+			line=$(timeout $((BSECS + 30)) "$BENCH" "${base[@]}" \
+				"${args[@]}" 2>&1 | tail -n 1)
+			echo "$name round=$r ${line:-failed}" >>"$RESULTS"
+		done
+	done
+	barrier "$name-bench-done" 60
+}
+
 # linux_smc: our module out, Linux's in, configured for SMC-Rv2
 linux_smc() {
 	"$SMCR" ueid flush
@@ -63,11 +108,15 @@ linux_smc() {
 
 if [[ $SMCR_ROLE == b ]]; then
 	iperf_srv 5201 tcp
+	bench_srv tcp tcp 5211
 	iperf_srv 5202 smcr-v1
+	bench_srv smcr-v1 smc 5212
 	"$SMCR" ueid add SMCR-BENCH
 	iperf_srv 5203 smcr-v2
+	bench_srv smcr-v2 smc 5213
 	linux_smc
 	iperf_srv 5204 linux
+	bench_srv linux smc 5214
 	gid=$(rxe_gid_index rxe0 "$SMCR_SELF_IP")
 	# it waits for a's four iperf3 runs first
 	timeout $((VSECS + 300)) ib_write_bw -d rxe0 -x "$gid" -D "$VSECS" \
@@ -78,12 +127,17 @@ if [[ $SMCR_ROLE == b ]]; then
 	exit 0
 fi
 
+: >"$RESULTS"
 tcp=$(iperf_cli 5201 tcp)
+bench_cli tcp tcp 5211
 smcr1=$(iperf_cli 5202 smcr-v1)
+bench_cli smcr-v1 smc 5212
 "$SMCR" ueid add SMCR-BENCH
 smcr2=$(iperf_cli 5203 smcr-v2)
+bench_cli smcr-v2 smc 5213
 linux_smc
 linux=$(iperf_cli 5204 linux)
+bench_cli linux smc 5214
 barrier verbs 60
 gid=$(rxe_gid_index rxe0 "$SMCR_SELF_IP")
 sleep 2
