@@ -110,9 +110,12 @@ enum rpcr_stat {
  * @remote_inv: replies that came With Invalidate of a handle of their
  *	call (RFC 8797, draft §6.3.3.2): not among @stats, whose columns
  *	are Linux's
+ * @post_lock: held while a continued call's Sends, or a probe, are
+ *	posted: the server joins every message that follows one with
+ *	F_MORE to it (draft §6.3.2.2)
  * @probed: when a credit refresh last probed the connection (draft
  *	§4.3.1.2), under @xprt.transport_lock
- * @probes: credit refreshes sent as probes, neither among @stats
+ * @probes: credit refreshes posted as probes (not among @stats either)
  */
 struct rpcr_xprt {
 	struct rpc_xprt		xprt;
@@ -141,6 +144,7 @@ struct rpcr_xprt {
 	u32			nspare;
 	atomic_long_t		stats[RPCR_ST_NR];
 	atomic_long_t		remote_inv;
+	spinlock_t		post_lock;	/* posting a message's Sends */
 	unsigned long		probed;
 	atomic_long_t		probes;
 };

@@ -127,8 +127,12 @@ static void rpcr_connect_worker(struct work_struct *work)
 	}
 	rx->connect_error = rc;
 	if (!rc) {
-		/* before a message of the server's can find the connection */
+		/* before a message of the server's can find the connection,
+		 * and a probe the new one (rpcr_probe(): none before its
+		 * first answer)
+		 */
 		rpcr_props_reset(&rx->props);
+		WRITE_ONCE(rx->vers_done, false);
 		down_write(&rx->ep_sem);
 		rx->ep = ep;
 		rx->frwr = frwr;
@@ -151,7 +155,6 @@ static void rpcr_connect_worker(struct work_struct *work)
 			WRITE_ONCE(rx->vers, RPCR_VERSION_1);
 			why = RPCR_VERS_PINNED;
 		}
-		WRITE_ONCE(rx->vers_done, false);
 		trace_rpcr_xprt_vers((struct sockaddr *)&xprt->addr, rx->vers,
 				     why);
 		rpcr_count_connect(xprt);
@@ -399,7 +402,10 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 		return len == -EAGAIN ? -ENOBUFS : len;
 	}
 	rqst->rq_xtime = ktime_get();
-	/* a continued call's Sends in order, right behind the first */
+	/* a continued call's Sends in order, right behind the first, with
+	 * no probe between them
+	 */
+	spin_lock(&rx->post_lock);
 	rc = rpcr_ep_send(ep, sb, len, 0, chain.first, chain.last);
 	for (i = 0; i < rx->more.n; i++) {
 		if (rc)
@@ -408,6 +414,7 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
 			rc = rpcr_ep_send(ep, rx->more.sb[i], rx->more.len[i],
 					  0, NULL, NULL);
 	}
+	spin_unlock(&rx->post_lock);
 	rx->more.n = 0;
 	if (rc) {
 		rpcr_close(xprt);
@@ -424,51 +431,62 @@ static int rpcr_send_request(struct rpc_rqst *rqst)
  * server's RNIC acknowledges it, and the server takes it in its receive
  * handler. One a second covers every call that timed out in it: the
  * server keeps one receive beyond its credits for it.
- * Return: whether the connection speaks version 2 and is being probed.
+ * Return: whether the connection speaks version 2 and a probe went
+ * (was posted), now or within the second.
  */
 static bool rpcr_probe(struct rpcr_xprt *rx)
 {
-	struct rpc_xprt *xprt = &rx->xprt;
 	u32 credit = rpcr_clnt_credit2(rx, 1);
+	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpcr_sbuf *sb;
 	struct rpcr_ep *ep;
 	bool recent;
-	int rc;
+	int rc = 0;
 
 	down_read(&rx->ep_sem);
 	ep = rx->ep;
 	if (!ep || READ_ONCE(rx->vers) != RPCR_VERSION_2 ||
 	    !READ_ONCE(rx->vers_done)) {
-		up_read(&rx->ep_sem);
-		return false;
+		rc = -ENOTCONN;
+		goto out;
 	}
 	spin_lock(&xprt->transport_lock);
 	recent = time_before(jiffies, rx->probed + HZ);
 	if (!recent)
 		rx->probed = jiffies;
 	spin_unlock(&xprt->transport_lock);
-	rc = 0;
-	if (!recent) {
-		sb = rpcr_ep_sbuf_get(ep);
-		rc = sb ? rpcr2_refresh_encode(credit, sb->buf,
-					       ep->cfg.send_size) : -ENOBUFS;
-		if (rc > 0)
-			rc = rpcr_ep_send(ep, sb, rc, 0, NULL, NULL);
-		else if (sb)
-			rpcr_ep_sbuf_put(sb);
-		trace_rpcr_refresh_send((struct sockaddr *)&xprt->addr, credit,
-					rc);
-		if (!rc)
-			atomic_long_inc(&rx->probes);
+	if (recent)
+		goto out;
+
+	rc = -ENOBUFS;
+	sb = rpcr_ep_sbuf_get(ep);
+	if (!sb)
+		goto traced;
+	rc = rpcr2_refresh_encode(credit, sb->buf, ep->cfg.send_size);
+	if (rc < 0) {
+		rpcr_ep_sbuf_put(sb);
+		goto traced;
 	}
+	/* never between the Sends of a continued call (§6.3.2.2) */
+	spin_lock(&rx->post_lock);
+	rc = rpcr_ep_send(ep, sb, rc, 0, NULL, NULL);
+	spin_unlock(&rx->post_lock);
+	if (!rc)
+		atomic_long_inc(&rx->probes);
+traced:
+	trace_rpcr_refresh_send((struct sockaddr *)&xprt->addr, credit, rc);
+out:
 	up_read(&rx->ep_sem);
 	return !rc;
 }
 
 /* A call timed out on a live connection. One that may not go again on
  * it (NFSv4's, RPC_TASK_NO_RETRANS_TIMEOUT) waits on for its reply while
- * a probe says the server is there, as over TCP with its keepalives.
- * Any other is sent again, which the credits allow on a new connection
+ * a probe says the server is there, as over TCP with its keepalives, up
+ * to its major timeout: unlike TCP, this transport may lose a message on
+ * a connection that stays up (a receive handler short of memory drops
+ * it), and only a new connection sends the call again. Any other call
+ * is sent again at once, which the credits allow on a new connection
  * only: this one is ended, as it is when version 1 offers no probe.
  */
 static void rpcr_timer(struct rpc_xprt *xprt, struct rpc_task *task)
@@ -476,7 +494,9 @@ static void rpcr_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 	struct rpcr_xprt *rx = rpcr_xprt(xprt);
 
 	rpcr_vers_unanswered(rx);
-	if ((task->tk_flags & RPC_TASK_NO_RETRANS_TIMEOUT) && rpcr_probe(rx))
+	if ((task->tk_flags & RPC_TASK_NO_RETRANS_TIMEOUT) &&
+	    time_before(jiffies, task->tk_rqstp->rq_majortimeo) &&
+	    rpcr_probe(rx))
 		return;
 	xprt_force_disconnect(xprt);
 }
@@ -601,6 +621,7 @@ static struct rpc_xprt *rpcr_setup(struct xprt_create *args)
 	}
 	rx = rpcr_xprt(xprt);
 	init_rwsem(&rx->ep_sem);
+	spin_lock_init(&rx->post_lock);
 	spin_lock_init(&rx->spare_lock);
 	rpcr_props_init(&rx->props);
 	INIT_LIST_HEAD(&rx->spare);

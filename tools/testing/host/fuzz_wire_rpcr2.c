@@ -132,6 +132,10 @@ static void check_decode(const u8 *data, size_t size)
 		FUZZ_ASSERT(n == (int)size && rpcr2_credit_refresh(&h) &&
 			    !h.base.xid && !h.flags && !h.inv_handle &&
 			    credit == h.base.credit);
+	else
+		FUZZ_ASSERT(n != RPCR2_BARE_HDR_LEN || n != (int)size ||
+			    !rpcr2_credit_refresh(&h) || h.base.xid ||
+			    h.flags || h.inv_handle);
 	if (n < 0) {
 		FUZZ_ASSERT(n == -EMSGSIZE || size >= 16);
 		check_verdict(n, h.base.proc);

@@ -17,19 +17,21 @@
 #          connection in version 2 with the peer's properties
 #   v41    NFSv4.1 (a session with a backchannel on our client)
 #   v42    NFSv4.2, the same
-#   v41-probe NFSv4.1 mounted with timeo=10: the server freezes the
-#          ext4 under a WRITE for PROBE_HOLD seconds. Each timeout of the
-#          call has our client probe the connection with a credit
-#          refresh (draft §4.3.1.2, rpcr_refresh_send, probes= in
-#          /proc/net/rpcr) instead of ending it; the server's receive
-#          handler takes them while its threads wait (rpcr_refresh_recv).
-#          The call completes on the connection it went on (mountstats'
-#          connect count unchanged); the data reads back equal
-#   v41-gone the same, and while the server holds the WRITE every RoCE
-#          frame is dropped for GONE_S seconds: a Send into the silence
-#          fails once the QP's retries are spent (rpcr_wc_error), the
-#          connection ends, the call goes again on the next one once the
-#          path is back; the data reads back equal
+#   v41-probe NFSv4.1 mounted with PROBE_OPTS (2 s timeouts, the major
+#          one far off): the server freezes the ext4 under a WRITE for
+#          PROBE_HOLD seconds. Each minor timeout of the call has our
+#          client probe the connection with a credit refresh (draft
+#          §4.3.1.2, rpcr_refresh_send, probes= in /proc/net/rpcr)
+#          instead of ending it; the server's receive handler takes them
+#          (rpcr_refresh_recv). The call completes on the connection it
+#          went on (mountstats' connect count unchanged); the data reads
+#          back equal
+#   v41-gone the same, the WRITE written back from the page cache (no
+#          task waits on it); once the server took a probe of it, every
+#          RoCE frame is dropped for GONE_S seconds: a Send into the
+#          silence fails once the QP's retries are spent (rpcr_wc_error),
+#          the connection ends, the call goes again on the next one once
+#          the path is back; fsync() then, and the data reads back equal
 #   v3-ip6 NFSv3 over IPv6, whose address our server has in
 #          sunrpc.rdma_v1_peers: it answers the client's first call of
 #          version 2 with ERR_VERS, the client goes on in version 1
@@ -79,9 +81,12 @@ NFS_HOSTAUTH_HEX=6e66732d636c69656e742d61
 PROBE_FS=$NFS_EXPORT/frz
 PROBE_HOLD=8
 PROBE_BYTES=262144
+# minor timeouts at 2, 6, 12... s, the major one (which ends the
+# connection whatever the probes say) at 42 s
+PROBE_OPTS=timeo=20,retrans=20
 
 # v41-gone: how long the server's RoCE frames are dropped
-GONE_S=20
+GONE_S=30
 
 # the server: PROBE_FS on a loop device, exported beside the root, which
 # NFSv4 crosses into
@@ -98,7 +103,7 @@ probe_fs_up() {
 }
 
 probe_server() {
-	barrier nfs-probe 300 || return 1
+	barrier nfs-probe 400 || return 1
 	tap_check "v41-probe: the ext4 frozen under the client's WRITE" \
 		fsfreeze -f "$PROBE_FS"
 	barrier nfs-frozen 60
@@ -108,27 +113,59 @@ probe_server() {
 		nfs_traced "rpcr_refresh_recv: peer=$SMCR_PEER_IP:[0-9]+ granted=1 max=[0-9]+ err=0$"
 }
 
+# refreshes_taken: how many credit refreshes this server took so far
+refreshes_taken() { grep -c ' rpcr_refresh_recv: ' /sys/kernel/tracing/trace; }
+
+# refresh_taken_since N SECONDS: the count passes N within SECONDS
+refresh_taken_since() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		(($(refreshes_taken) > $1)) && return 0
+		sleep 1
+	done
+	return 1
+}
+
 # v41-gone: the WRITE held, then the path lost under it, then both back
 gone_server() {
+	local n
 	barrier nfs-gone 120 || return 1
 	tap_check "v41-gone: the ext4 frozen under the client's WRITE" \
 		fsfreeze -f "$PROBE_FS"
+	n=$(refreshes_taken)
 	barrier nfs-gone-frozen 60
-	sleep 3
+	tap_check "v41-gone: the client probed the held WRITE's connection" \
+		refresh_taken_since "$n" 60
 	tap_check "v41-gone: every RoCE frame dropped for ${GONE_S}s" \
 		nfs_roce_blackout "$GONE_S"
 	tap_check "v41-gone: thawed" fsfreeze -u "$PROBE_FS"
+	barrier nfs-gone-back 60
 }
 
 # the connect count of the mount's transport, from mountstats
 probe_connects() { nfs_mountstats | awk '$1 == "xprt:" { print $5 }'; }
 
+# reconnected_since N SECONDS: the count passes N within SECONDS, and the
+# transport is connected
+reconnected_since() {
+	local i n
+	for ((i = 0; i < $2; i++)); do
+		n=$(probe_connects)
+		((${n:-0} > $1)) &&
+			grep -q "^client peer=$SMCR_PEER_IP:20049 connected " /proc/net/rpcr &&
+			return 0
+		sleep 1
+	done
+	echo "connects: $n"
+	return 1
+}
+
 probe_cell() {
 	local f=$NFS_MNT/frz/probe n0 n1 t0
 	head -c "$PROBE_BYTES" /dev/urandom >/tmp/probe.src
 	nfs_trace_on rpcr
-	tap_check "v41-probe: mount -o $(nfs_opts 4.1 timeo=10)" \
-		nfs_mount 4.1 timeo=10
+	tap_check "v41-probe: mount -o $(nfs_opts 4.1 "$PROBE_OPTS")" \
+		nfs_mount 4.1 "$PROBE_OPTS"
 	tap_check "v41-probe: a file on the server's ext4" nfs_t touch "$f"
 	n0=$(probe_connects)
 	barrier nfs-probe 60
@@ -136,7 +173,7 @@ probe_cell() {
 	t0=$SECONDS
 	tap_check "v41-probe: $PROBE_BYTES bytes written and synced" \
 		nfs_t dd if=/tmp/probe.src of="$f" bs=64k conv=fsync status=none
-	tap_check "v41-probe: held by the server for $((SECONDS - t0))s, 1s timeouts" \
+	tap_check "v41-probe: held by the server for $((SECONDS - t0))s, 2s timeouts" \
 		test $((SECONDS - t0)) -ge $((PROBE_HOLD / 2))
 	tap_check "v41-probe: our client probed with credit refreshes, sent" \
 		nfs_traced "rpcr_refresh_send: peer=$SMCR_PEER_IP:20049 granted=1 max=[0-9]+ err=0$"
@@ -146,31 +183,83 @@ probe_cell() {
 	grep . /proc/net/rpcr >/tmp/rpcr-proc
 	tap_check "v41-probe: /proc/net/rpcr counts the probes" \
 		proc_seen "^client peer=$SMCR_PEER_IP:20049 connected vers=2 .* probes=[1-9][0-9]* "
-	tap_check "v41-probe: unmount and mount again" _nfs_remount 4.1 timeo=10
+	tap_check "v41-probe: unmount and mount again" _nfs_remount 4.1 "$PROBE_OPTS"
 	tap_check "v41-probe: the file read back, SHA-256 equal" \
 		same_file "$f" /tmp/probe.src
 	tap_check "v41-probe: unmount" nfs_umount
 }
 
+# gone_writer FILE DIR: FILE written into the page cache (before the
+# freeze: its OPEN would wait), then its writeback started once DIR/kick
+# exists: the WRITE goes from the flusher, asynchronously, and no task
+# waits on it while the path is gone (a wait of 30 s is a hung task);
+# fsync() once DIR/go exists. DIR/open says the file is written.
+gone_writer() {
+	python3 - "$1" "$2" <<'PY'
+import ctypes
+import os
+import sys
+import time
+
+path, sync = sys.argv[1:3]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong,
+                                 ctypes.c_longlong, ctypes.c_uint]
+SYNC_FILE_RANGE_WRITE = 2
+
+
+def wait_for(name):
+    for _ in range(240):
+        if os.path.exists(os.path.join(sync, name)):
+            return
+        time.sleep(0.5)
+    sys.exit("no " + name)
+
+
+fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+with open("/tmp/probe.src", "rb") as src:
+    os.write(fd, src.read())
+open(os.path.join(sync, "open"), "w").close()
+wait_for("kick")
+if libc.sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE):
+    sys.exit("sync_file_range: " + os.strerror(ctypes.get_errno()))
+wait_for("go")
+os.fsync(fd)
+os.close(fd)
+PY
+}
+
 gone_cell() {
-	local f=$NFS_MNT/frz/gone n0 n1
+	local f=$NFS_MNT/frz/gone d=/tmp/gone.sync n0 n1 pid
 	nfs_trace_on rpcr
-	tap_check "v41-gone: mount -o $(nfs_opts 4.1 timeo=10)" \
-		nfs_mount 4.1 timeo=10
-	tap_check "v41-gone: a file on the server's ext4" nfs_t touch "$f"
+	tap_check "v41-gone: mount -o $(nfs_opts 4.1 "$PROBE_OPTS")" \
+		nfs_mount 4.1 "$PROBE_OPTS"
+	rm -rf "$d" && mkdir -p "$d"
+	gone_writer "$f" "$d" &
+	pid=$!
+	tap_check "v41-gone: $PROBE_BYTES bytes written into the page cache" \
+		bash -c "for i in \$(seq 120); do [[ -e $d/open ]] && exit 0; sleep 0.5; done; exit 1"
 	n0=$(probe_connects)
 	barrier nfs-gone 60
 	barrier nfs-gone-frozen 60
-	tap_check "v41-gone: $PROBE_BYTES bytes written and synced" \
-		nfs_t dd if=/tmp/probe.src of="$f" bs=64k conv=fsync status=none
-	tap_check "v41-gone: probes went while the path was there" \
+	: >"$d/kick"
+	barrier nfs-gone-back 120
+	# the held WRITE reconnects the transport: fsync() waits on no
+	# connection attempt
+	tap_check "v41-gone: the transport connected again" \
+		reconnected_since "$n0" 120
+	: >"$d/go"
+	wait "$pid"
+	tap_check "v41-gone: written back and synced once the path was back" \
+		test $? = 0
+	tap_check "v41-gone: probes went while the path was there (the server took one)" \
 		nfs_traced "rpcr_refresh_send: peer=$SMCR_PEER_IP:20049 .* err=0$"
 	tap_check "v41-gone: a Send into the lost path failed, its retries spent" \
 		nfs_traced "rpcr_wc_error: .* RETRY_EXC_ERR "
 	n1=$(probe_connects)
 	tap_check "v41-gone: the call went again on a new connection (connects: $n0, then $n1)" \
 		test -n "$n0" -a -n "$n1" -a "${n1:-0}" -gt "${n0:-0}"
-	tap_check "v41-gone: unmount and mount again" _nfs_remount 4.1 timeo=10
+	tap_check "v41-gone: unmount and mount again" _nfs_remount 4.1 "$PROBE_OPTS"
 	tap_check "v41-gone: the file read back, SHA-256 equal" \
 		same_file "$f" /tmp/probe.src
 	tap_check "v41-gone: unmount" nfs_umount
