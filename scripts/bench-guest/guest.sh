@@ -21,10 +21,9 @@ BENCH=$SMCR_REPO/build/selftests/smc_bench
 RESULTS=$SMCR_OUT/bench.results
 SECS=5
 ROUNDS=3
-BSECS=3
 BULK_SIZES="1 64 1024 16384 65536 1048576"
 BULK_STREAMS=8
-# scripts/bench writes the run's SECONDS, ROUNDS and BSECS there
+# scripts/bench writes the run's SECONDS and ROUNDS there
 if [[ -r $SMCR_OUT/bench.conf ]]; then
 	# shellcheck source=/dev/null
 	source "$SMCR_OUT/bench.conf"
@@ -68,7 +67,7 @@ bench_srv() {
 	pid=$!
 	wait_listen "$3"
 	barrier "$1-bench" 60
-	barrier "$1-bench-done" $((ROUNDS * 10 * (BSECS + 30) + 60))
+	barrier "$1-bench-done" $((ROUNDS * 10 * (SECS + 30) + 60))
 	kill "$pid"
 	wait "$pid" 2>/dev/null
 }
@@ -78,7 +77,7 @@ bench_srv() {
 bench_cli() {
 	local name=$1 r m line args
 	local base=(client --family "$2" --host "$SMCR_PEER_IP" --port "$3"
-		--secs "$BSECS")
+		--secs "$SECS")
 	barrier "$name-bench" 60
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for m in $BULK_SIZES streams rr crr; do
@@ -87,7 +86,7 @@ bench_cli() {
 			rr | crr) args=(--mode "$m") ;;
 			*) args=(--mode bulk --size "$m") ;;
 			esac
-			line=$(timeout $((BSECS + 30)) "$BENCH" "${base[@]}" \
+			line=$(timeout $((SECS + 30)) "$BENCH" "${base[@]}" \
 				"${args[@]}" 2>&1 | tail -n 1)
 			echo "$name round=$r ${line:-failed}" >>"$RESULTS"
 		done

@@ -64,10 +64,6 @@ static void die(const char *what)
 
 /* ------------------------------------------------------------ server */
 
-struct conn {
-	int fd;
-};
-
 static void serve_bulk(int fd, uint8_t *buf)
 {
 	uint64_t total = 0, be;
@@ -90,32 +86,32 @@ static void serve_rr(int fd, uint8_t *buf, uint32_t size)
 			break;
 }
 
+/* one accepted connection, its descriptor in @arg */
 static void *serve_conn(void *arg)
 {
-	struct conn *c = arg;
+	int fd = (int)(intptr_t)arg;
 	uint32_t hdr[2], size;
 	uint8_t *buf = malloc(BENCH_BUF);
 	int one = 1;
 
-	if (!buf || smc_read_full(c->fd, hdr, sizeof(hdr), 0))
+	if (!buf || smc_read_full(fd, hdr, sizeof(hdr), 0))
 		goto out;
 	size = ntohl(hdr[1]);
 	if (!size || size > BENCH_BUF)
 		goto out;
-	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	switch (ntohl(hdr[0])) {
 	case MODE_BULK:
-		serve_bulk(c->fd, buf);
+		serve_bulk(fd, buf);
 		break;
 	case MODE_RR:
 	case MODE_CRR:
-		serve_rr(c->fd, buf, size);
+		serve_rr(fd, buf, size);
 		break;
 	}
 out:
-	close(c->fd);
+	close(fd);
 	free(buf);
-	free(c);
 	return NULL;
 }
 
@@ -124,7 +120,7 @@ static int run_server(const struct opts *o)
 	struct sockaddr_storage ss;
 	socklen_t len;
 	pthread_t t;
-	int lfd, one = 1;
+	int lfd, fd, one = 1;
 
 	len = smc_make_addr(o->ipv6 ? "::" : "0.0.0.0", o->port, &ss);
 	lfd = smc_stream_socket(o->smc, ss.ss_family);
@@ -134,20 +130,14 @@ static int run_server(const struct opts *o)
 	if (bind(lfd, (struct sockaddr *)&ss, len) || listen(lfd, 128))
 		die("bind/listen");
 	for (;;) {
-		struct conn *c = malloc(sizeof(*c));
-
-		if (!c)
-			die("malloc");
-		c->fd = accept(lfd, NULL, NULL);
-		if (c->fd < 0) {
-			free(c);
+		fd = accept(lfd, NULL, NULL);
+		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			die("accept");
 		}
-		if (pthread_create(&t, NULL, serve_conn, c)) {
-			close(c->fd);
-			free(c);
+		if (pthread_create(&t, NULL, serve_conn, (void *)(intptr_t)fd)) {
+			close(fd);
 			continue;
 		}
 		pthread_detach(t);
@@ -293,7 +283,7 @@ static void run_crr(const struct opts *o)
 {
 	uint8_t req[9], b;
 	uint32_t hdr[2] = { htonl(MODE_CRR), htonl(1) };
-	double start = now_s(), stop = start + o->secs;
+	double start = now_s(), stop = start + o->secs, elapsed;
 	size_t n = 0;
 	int fd;
 
@@ -307,8 +297,9 @@ static void run_crr(const struct opts *o)
 		close(fd);
 		n++;
 	}
-	printf("mode=crr secs=%.2f n=%zu rate=%.1f\n", now_s() - start, n,
-	       n / (now_s() - start));
+	elapsed = now_s() - start;
+	printf("mode=crr secs=%.2f n=%zu rate=%.1f\n", elapsed, n,
+	       n / elapsed);
 }
 
 /* ------------------------------------------------------------ main */

@@ -48,6 +48,17 @@ nfs_t() { timeout -k 5 "$NFS_OP_TIMEOUT" "$@"; }
 
 # ---------------------------------------------------------------- server
 
+# nfs_export_line DIR OPTIONS: DIR's line of /etc/exports, OPTIONS for
+# each of NFS_CLIENTS. The file, not exportfs -o: its client:/path
+# argument cannot hold an IPv6 network
+nfs_export_line() {
+	local c line=$1
+	for c in $NFS_CLIENTS; do
+		line+=" $c($2)"
+	done
+	echo "$line"
+}
+
 _nfs_server_up() {
 	local t0=$SECONDS
 
@@ -63,14 +74,10 @@ _nfs_server_up() {
 		mount -t tmpfs -o size=256m,mode=1777 nfsexp "$NFS_EXPORT" || return 1
 	# Daemons get files, not tap_check's pipe, which they could keep open
 	rpcbind -w </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
-	# fsid: tmpfs has no UUID; 0 also makes it the v4 pseudo root.
-	# The file, not exportfs -o: its client:/path argument cannot hold
-	# an IPv6 network
-	local c line=$NFS_EXPORT
-	for c in $NFS_CLIENTS; do
-		line+=" $c(rw,fsid=0,no_root_squash,no_subtree_check,insecure,sync)"
-	done
-	echo "$line" >/etc/exports
+	# fsid: tmpfs has no UUID; 0 also makes it the v4 pseudo root
+	nfs_export_line "$NFS_EXPORT" \
+		rw,fsid=0,no_root_squash,no_subtree_check,insecure,sync \
+		>/etc/exports
 	exportfs -ra || return 1
 	rpc.mountd </dev/null >>/tmp/nfs-daemons.log 2>&1 || return 1
 	# Before nfsd's threads start, or the writes are refused
