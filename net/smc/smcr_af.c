@@ -26,6 +26,7 @@
 #include <net/tcp.h>
 
 #include "smcr.h"
+#include "smcr_cdc.h"
 #include "smcr_sysctl.h"
 #include "smcr_stats.h"
 #include "smcr_trace.h"
@@ -77,6 +78,7 @@ static void smcr_sock_setup(struct sock *sk, struct socket *sock,
 	INIT_WORK(&smc->connect_work, smcr_connect_work);
 	spin_lock_init(&smc->conn.lock);
 	smcr_close_init(smc);
+	smcr_cdc_init(smc);
 	sock_prot_inuse_add(net, sk->sk_prot, 1);
 	smcr_diag_list(smc);
 }

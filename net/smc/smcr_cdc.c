@@ -90,39 +90,134 @@ int smcr_cdc_get(struct smcr_sock *smc, int *idx)
 	return IS_ERR(buf) ? PTR_ERR(buf) : 0;
 }
 
+/* RDMA writes of one range of the send buffer: it and the RMBE may wrap */
+#define SMCR_CDC_PIECES		3
+/* how long staged bytes wait when no send slot was free for them */
+#define SMCR_CDC_UNCORK_RETRY	HZ
+
+/* Queue @smc's uncork work after @delay jiffies, or now for 0: it holds
+ * a reference on the socket while pending
+ */
+static void smcr_cdc_uncork(struct smcr_sock *smc, unsigned long delay)
+{
+	sock_hold(&smc->sk);
+	if (!delay) {
+		/* pending already: it runs now, on the reference it has */
+		if (mod_delayed_work(smcr_hs_wq, &smc->uncork_work, 0))
+			sock_put(&smc->sk);
+	} else if (!queue_delayed_work(smcr_hs_wq, &smc->uncork_work, delay)) {
+		sock_put(&smc->sk);
+	}
+}
+
+/* Send what sendmsg staged behind a CDC message that was in flight */
+static void smcr_cdc_uncork_work(struct work_struct *work)
+{
+	struct smcr_sock *smc = container_of(to_delayed_work(work),
+					     struct smcr_sock, uncork_work);
+	struct smcr_conn *conn = &smc->conn;
+
+	lock_sock(&smc->sk);
+	/* a link that went down: the move to another sends it (or aborts) */
+	if (conn->lgr && !conn->aborted && !conn->peer_abort &&
+	    conn->tx_written != conn->tx_prod &&
+	    READ_ONCE(conn->link->state) == SMCR_LINK_ACTIVE)
+		smcr_cdc_send(smc);
+	release_sock(&smc->sk);
+	sock_put(&smc->sk);	/* the reference of the work */
+}
+
+/**
+ * smcr_cdc_init() - prepare a socket's CDC sending
+ * @smc: new socket
+ */
+void smcr_cdc_init(struct smcr_sock *smc)
+{
+	INIT_DELAYED_WORK(&smc->uncork_work, smcr_cdc_uncork_work);
+}
+
 /* A CDC message's send completed (softirq): its connection's send buffer
- * is free up to the cookie, since the writes before it completed too
+ * is free up to the cookie, since the writes before it completed too.
+ * The last one in flight lets out what sendmsg corked meanwhile.
  */
 static void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 {
 	struct smcr_sock *smc = slot->ctx;
+	struct smcr_conn *conn = &smc->conn;
+	bool uncork;
 
-	spin_lock_bh(&smc->conn.lock);
-	if (ok && slot->cookie > smc->conn.tx_done)
-		smc->conn.tx_done = slot->cookie;
-	spin_unlock_bh(&smc->conn.lock);
+	spin_lock_bh(&conn->lock);
+	if (ok && slot->cookie > conn->tx_done)
+		conn->tx_done = slot->cookie;
+	uncork = !--conn->tx_inflight && ok &&
+		 conn->tx_written != conn->tx_prod;
+	spin_unlock_bh(&conn->lock);
+	if (uncork)
+		smcr_cdc_uncork(smc, 0);
 	smc->sk.sk_write_space(&smc->sk);
 	sock_put(&smc->sk);
+}
+
+/* The RDMA writes of the send buffer's bytes @from to @to into the
+ * peer's RMBE over @link, chained in @wr: one piece, two where the RMBE
+ * or the send buffer wraps, three where both do. Returns how many.
+ */
+static int smcr_cdc_writes(struct smcr_conn *conn, struct smcr_link *link,
+			   u64 from, u64 to, struct ib_rdma_wr *wr,
+			   struct ib_sge *sge)
+{
+	u32 poff, soff, n;
+	u64 pos;
+	int i;
+
+	for (i = 0; from < to && i < SMCR_CDC_PIECES; i++) {
+		pos = from;
+		poff = do_div(pos, conn->peer_size);
+		pos = from;
+		soff = do_div(pos, conn->sndbuf.size);
+		n = min3(to - from, (u64)conn->peer_size - poff,
+			 (u64)conn->sndbuf.size - soff);
+		ib_dma_sync_single_for_device(link->port.dev->ibdev,
+					      conn->sndbuf.dma[link->idx] + soff,
+					      n, DMA_TO_DEVICE);
+		sge[i].addr = conn->sndbuf.dma[link->idx] + soff;
+		sge[i].length = n;
+		sge[i].lkey = link->pd->local_dma_lkey;
+		memset(&wr[i], 0, sizeof(wr[i]));
+		wr[i].wr.wr_cqe = smcr_link_write_cqe();
+		wr[i].wr.opcode = IB_WR_RDMA_WRITE;
+		wr[i].wr.sg_list = &sge[i];
+		wr[i].wr.num_sge = 1;
+		wr[i].remote_addr = conn->peer_rmb + poff;
+		wr[i].rkey = conn->peer_rkey;
+		if (i)
+			wr[i - 1].wr.next = &wr[i].wr;
+		from += n;
+	}
+	return i;
 }
 
 /**
  * smcr_cdc_post() - send a CDC message for @smc, after RDMA writes
  * @smc: connection
  * @idx: slot from smcr_cdc_get()
- * @writes: writes to post first (their data is covered by the new
- *	producer cursor), or NULL
+ * @from: the first byte of the send buffer to write into the peer's RMBE
+ *	first: all from there to the producer cursor the message carries
+ *	are written before it (RC keeps the order, §4.4)
  *
  * Context: process, the socket locked.
  * Return: 0 or a negative errno; the slot is consumed either way.
  */
-int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
+int smcr_cdc_post(struct smcr_sock *smc, int idx, u64 from)
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct smcr_link *link = conn->link;
 	u8 *buf = link->tx_bufs + idx * SMCR_WR_SIZE;
+	struct ib_rdma_wr wr[SMCR_CDC_PIECES];
+	struct ib_sge sge[SMCR_CDC_PIECES];
 	struct smcr_wr_tx *slot;
 	struct smcr_cdc_msg m = {};
-	int rc;
+	int rc, n;
 
 	sock_owned_by_me(&smc->sk);
 	m.seqno = ++conn->tx_seq;
@@ -142,6 +237,7 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 		smcr_wr_tx_put(link, idx);
 		return rc;
 	}
+	n = smcr_cdc_writes(conn, link, from, conn->tx_prod, wr, sge);
 
 	/* the send buffer is free up to here once this message completed */
 	slot = &link->tx_slots[idx];
@@ -149,8 +245,16 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 	slot->ctx = smc;
 	slot->cookie = conn->tx_prod;
 	sock_hold(&smc->sk);
-	rc = smcr_wr_tx_send(link, idx, writes);
+	/* its completion may come before the post returns */
+	spin_lock_bh(&conn->lock);
+	conn->tx_inflight++;
+	conn->tx_written = conn->tx_prod;
+	spin_unlock_bh(&conn->lock);
+	rc = smcr_wr_tx_send(link, idx, n ? &wr[0].wr : NULL);
 	if (rc) {
+		spin_lock_bh(&conn->lock);
+		conn->tx_inflight--;
+		spin_unlock_bh(&conn->lock);
 		sock_put(&smc->sk);
 		return rc;
 	}
@@ -162,19 +266,27 @@ int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes)
 }
 
 /**
- * smcr_cdc_send() - send a CDC message for @smc with no data before it
+ * smcr_cdc_send() - send a CDC message for @smc, with what sendmsg staged
  * @smc: connection
+ *
+ * The bytes staged since the last message are written before it. When
+ * no send slot came free for them, they go a little later.
  *
  * Context: process, the socket locked.
  * Return: 0 or a negative errno.
  */
 int smcr_cdc_send(struct smcr_sock *smc)
 {
+	struct smcr_conn *conn = &smc->conn;
 	int idx, rc;
 
 	sock_owned_by_me(&smc->sk);
 	rc = smcr_cdc_get(smc, &idx);
-	return rc ? rc : smcr_cdc_post(smc, idx, NULL);
+	if (!rc)
+		return smcr_cdc_post(smc, idx, conn->tx_written);
+	if (rc == -EBUSY && conn->tx_written != conn->tx_prod)
+		smcr_cdc_uncork(smc, SMCR_CDC_UNCORK_RETRY);
+	return rc;
 }
 
 /* §4.7.6: the byte just before the new producer cursor is urgent. The
@@ -299,12 +411,13 @@ void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 	if (!rc)
 		conn->rx_replay = false;
 	/* before the Confirm is in, the peer's RMB size is 0: nothing was
-	 * sent to it, so its consumer cursor can only stay where it was
+	 * sent to it, so its consumer cursor can only stay where it was. It
+	 * never passes what we wrote: bytes still staged are not there yet.
 	 */
 	if (rc >= 0)
 		rc = smcr_cdc_advance(&conn->tx_peer_cons, &conn->peer_cons,
 				      &m.cons, READ_ONCE(conn->peer_size),
-				      conn->tx_prod, false);
+				      conn->tx_written, false);
 	conn->peer_write_blocked = m.prod_flags & SMCR_CDC_PF_WRITE_BLOCKED;
 	urg = !rc && !replayed &&
 	      (m.prod_flags & SMCR_CDC_PF_URG_DATA_PRESENT) &&

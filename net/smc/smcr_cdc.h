@@ -9,15 +9,15 @@
 
 #include "smcr_link.h"
 
-struct ib_send_wr;
 struct smcr_sock;
 
 /* smcr_cdc.c */
 void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		 u32 ext_len);
+void smcr_cdc_init(struct smcr_sock *smc);
 bool smcr_cdc_link_wait(struct smcr_sock *smc);
 int smcr_cdc_get(struct smcr_sock *smc, int *idx);
-int smcr_cdc_post(struct smcr_sock *smc, int idx, struct ib_send_wr *writes);
+int smcr_cdc_post(struct smcr_sock *smc, int idx, u64 from);
 int smcr_cdc_send(struct smcr_sock *smc);
 
 #endif /* SMCR_CDC_H */

@@ -274,6 +274,11 @@ static inline struct smcr_link *smcr_lgr_primary(struct smcr_lgr *lgr)
  * @tx_done: bytes of @sndbuf whose RDMA write completed
  * @tx_peer_cons: bytes the peer has consumed, from its cursor
  * @tx_cursor_sent: @tx_prod as last told to the peer
+ * @tx_written: bytes whose RDMA write is posted, before a CDC message
+ *	that covers them; up to @tx_prod, the rest staged (corked) for the
+ *	next message; under @lock
+ * @tx_inflight: our CDC messages posted and not completed; sendmsg corks
+ *	small sends while there are any; under @lock
  * @rx_prod: bytes the peer has written into our RMBE, from its cursor
  * @rx_cons: bytes we have consumed
  * @rx_cons_sent: @rx_cons as last told to the peer
@@ -293,8 +298,8 @@ static inline struct smcr_link *smcr_lgr_primary(struct smcr_lgr *lgr)
  * @closed: we told the peer the connection is closed
  * @aborted: we told the peer the connection is aborted (§4.8.2)
  * @lock: protects the counters the receive path moves or reads:
- *	@rx_prod, @rx_cons, @tx_prod, @tx_peer_cons, @tx_done, and the
- *	peer_* flags and cursor wraps
+ *	@rx_prod, @rx_cons, @tx_prod, @tx_peer_cons, @tx_done, @tx_written,
+ *	@tx_inflight, and the peer_* flags and cursor wraps
  *
  * Cursor counters only grow; the wire carries them as wrap and offset
  * (A.4). What the peer reports is written by the receive path (softirq)
@@ -323,6 +328,8 @@ struct smcr_conn {
 	u64			tx_done;
 	u64			tx_peer_cons;
 	u64			tx_cursor_sent;
+	u64			tx_written;
+	unsigned int		tx_inflight;
 	u64			rx_prod;
 	u64			rx_cons;
 	u64			rx_cons_sent;

@@ -11,7 +11,9 @@
  *                       512 KiB, the largest an SMC-R v1 CLC message names)
  *   smcr_testlink_time  seconds between TEST LINK probes of the link of a
  *                       link group created from then on; 0: none
- *   autocorking_size    kept and read back only: we do not cork
+ *   autocorking_size    at most this many bytes (and half the send
+ *                       buffer) wait, corked, while a CDC message of the
+ *                       connection is in flight (smcr_tx.c); 0: none
  *   smcr_buf_type       kept and read back only: our buffers are always
  *                       physically contiguous (type 0)
  *
@@ -184,6 +186,17 @@ int smcr_sysctl_buf_size(const struct net *net, bool rmb)
 int smcr_sysctl_testlink_time(const struct net *net)
 {
 	return READ_ONCE(smcr_sysctl_of(net)->smcr_testlink_time);
+}
+
+/**
+ * smcr_sysctl_autocorking_size() - net.smc.autocorking_size of a namespace
+ * @net: the namespace
+ *
+ * Return: bytes a sender may stage behind a CDC message in flight.
+ */
+unsigned int smcr_sysctl_autocorking_size(const struct net *net)
+{
+	return READ_ONCE(smcr_sysctl_of(net)->autocorking_size);
 }
 
 /**

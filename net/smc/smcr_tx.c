@@ -7,6 +7,12 @@
  * whose producer cursor covers the new bytes. The peer's consumer cursor
  * says how much of its RMBE is free; the send buffer frees up as the CDC
  * messages after the writes complete.
+ *
+ * Small sends cork, as Linux's smc.ko does with net.smc.autocorking_size:
+ * while a CDC message of the connection is in flight, their bytes stay
+ * staged in the send buffer until there are more than the limit, or the
+ * next message of any kind, or the completion of the last one in flight
+ * takes them (smcr_cdc.c). One write and one message then carry many.
  */
 
 #include <linux/sched/signal.h>
@@ -17,10 +23,8 @@
 #include "smcr_cdc.h"
 #include "smcr_links.h"
 #include "smcr_stats.h"
+#include "smcr_sysctl.h"
 #include "smcr_trace.h"
-
-/* RDMA writes of one range of the send buffer: it and the RMBE may wrap */
-#define SMCR_TX_PIECES	3
 
 /**
  * smcr_tx_space() - bytes sendmsg may write now
@@ -91,8 +95,10 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 			rc = sock_intr_errno(*timeo);
 			break;
 		}
-		/* §4.5.1: tell the peer we wait for its consumer cursor */
-		if (!conn->write_blocked) {
+		/* §4.5.1: tell the peer we wait for its consumer cursor;
+		 * bytes still staged go with it, or it could wait for them
+		 */
+		if (!conn->write_blocked || conn->tx_written != conn->tx_prod) {
 			conn->write_blocked = true;
 			smcr_cdc_send(smc);
 		}
@@ -124,43 +130,17 @@ static u32 smcr_tx_copy(struct smcr_conn *conn, struct msghdr *msg, u32 len)
 	return copied;
 }
 
-/* The RDMA writes of the send buffer's bytes @from to @to into the
- * peer's RMBE over @link, chained in @wr: one piece, two where the RMBE
- * or the send buffer wraps, three where both do. Returns how many.
+/* How many bytes a send may leave staged while a CDC message of the
+ * connection is in flight: the next message takes them along, or the
+ * completion of the last in flight sends them (smcr_cdc.c). Urgent data
+ * goes at once.
  */
-static int smcr_tx_writes(struct smcr_conn *conn, struct smcr_link *link,
-			  u64 from, u64 to, struct ib_rdma_wr *wr,
-			  struct ib_sge *sge)
+static u32 smcr_tx_cork_limit(struct smcr_sock *smc, int flags)
 {
-	u32 poff, soff, n;
-	u64 pos;
-	int i;
-
-	for (i = 0; from < to && i < SMCR_TX_PIECES; i++) {
-		pos = from;
-		poff = do_div(pos, conn->peer_size);
-		pos = from;
-		soff = do_div(pos, conn->sndbuf.size);
-		n = min3(to - from, (u64)conn->peer_size - poff,
-			 (u64)conn->sndbuf.size - soff);
-		ib_dma_sync_single_for_device(link->port.dev->ibdev,
-					      conn->sndbuf.dma[link->idx] + soff,
-					      n, DMA_TO_DEVICE);
-		sge[i].addr = conn->sndbuf.dma[link->idx] + soff;
-		sge[i].length = n;
-		sge[i].lkey = link->pd->local_dma_lkey;
-		memset(&wr[i], 0, sizeof(wr[i]));
-		wr[i].wr.wr_cqe = smcr_link_write_cqe();
-		wr[i].wr.opcode = IB_WR_RDMA_WRITE;
-		wr[i].wr.sg_list = &sge[i];
-		wr[i].wr.num_sge = 1;
-		wr[i].remote_addr = conn->peer_rmb + poff;
-		wr[i].rkey = conn->peer_rkey;
-		if (i)
-			wr[i - 1].wr.next = &wr[i].wr;
-		from += n;
-	}
-	return i;
+	if (flags & MSG_OOB)
+		return 0;
+	return min(smc->conn.sndbuf.size / 2,
+		   smcr_sysctl_autocorking_size(sock_net(&smc->sk)));
 }
 
 /**
@@ -175,10 +155,9 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 {
 	struct smcr_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	struct ib_rdma_wr wr[SMCR_TX_PIECES];
-	struct ib_sge sge[SMCR_TX_PIECES];
 	size_t sent = 0;
 	long timeo;
+	u32 limit;
 	int rc = 0;
 
 	sock_owned_by_me(sk);
@@ -193,41 +172,46 @@ int smcr_tx_sendmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len)
 		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_SMALL);
 	if (len > conn->peer_size)
 		smcr_stats_buf_event(smc, false, SMCR_STATS_BUF_SMALL_PEER);
+	limit = smcr_tx_cork_limit(smc, msg->msg_flags);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	while (sent < len) {
-		u32 space, n;
-		u64 start;
-		int idx;
+		bool cork;
+		u32 n;
 
 		rc = smcr_tx_wait(smc, &timeo);
 		if (rc)
 			break;
-		/* the slot first: staged data always gets its message */
-		rc = smcr_cdc_get(smc, &idx);
-		if (rc)
+		/* taken off its group while the socket lock was released */
+		if (!conn->lgr || conn->aborted) {
+			rc = -EPIPE;
 			break;
-		space = min_t(size_t, smcr_tx_space(conn), len - sent);
-		n = smcr_tx_copy(conn, msg, space);
+		}
+		n = min_t(size_t, smcr_tx_space(conn), len - sent);
+		n = smcr_tx_copy(conn, msg, n);
 		if (!n) {
-			smcr_wr_tx_put(conn->link, idx);
 			rc = -EFAULT;
 			break;
 		}
-		start = conn->tx_prod;
-		/* the receive path reads it under conn->lock */
-		spin_lock_bh(&conn->lock);
-		conn->tx_prod += n;
-		spin_unlock_bh(&conn->lock);
 		sent += n;
-		smcr_tx_writes(conn, conn->link, start, conn->tx_prod, wr, sge);
 		if (conn->urg_tx_pending && sent == len) {
 			conn->urg_tx_pending = false;
 			conn->urg_tx_present = true;
 		}
-		/* on failure the link failed: what was staged goes again
-		 * over the link the connection moves to, or it aborts
+		/* the receive path and the completion of the last CDC
+		 * message in flight read them under conn->lock: either it
+		 * sees these bytes staged or we see nothing in flight
 		 */
-		rc = smcr_cdc_post(smc, idx, &wr[0].wr);
+		spin_lock_bh(&conn->lock);
+		conn->tx_prod += n;
+		cork = conn->tx_inflight &&
+		       conn->tx_prod - conn->tx_written <= limit;
+		spin_unlock_bh(&conn->lock);
+		if (cork)
+			continue;
+		/* on failure the link failed: what was staged goes over the
+		 * link the connection moves to, or it aborts
+		 */
+		rc = smcr_cdc_send(smc);
 		if (rc)
 			break;
 	}
@@ -261,10 +245,8 @@ int smcr_tx_move(struct smcr_sock *smc, struct smcr_link *from,
 		 struct smcr_link *to)
 {
 	struct smcr_conn *conn = &smc->conn;
-	struct ib_rdma_wr wr[SMCR_TX_PIECES];
-	struct ib_sge sge[SMCR_TX_PIECES];
-	int rc, idx, n;
 	u64 start, vaddr;
+	int rc, idx;
 	u32 rkey;
 
 	lock_sock(&smc->sk);
@@ -287,8 +269,7 @@ int smcr_tx_move(struct smcr_sock *smc, struct smcr_link *from,
 	rc = smcr_cdc_get(smc, &idx);
 	if (rc)
 		goto out;
-	n = smcr_tx_writes(conn, to, start, conn->tx_prod, wr, sge);
-	rc = smcr_cdc_post(smc, idx, n ? &wr[0].wr : NULL);
+	rc = smcr_cdc_post(smc, idx, start);
 out:
 	trace_smcr_conn_moved(smc, from, to, conn->tx_prod - start, rc);
 	release_sock(&smc->sk);

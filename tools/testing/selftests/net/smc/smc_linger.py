@@ -31,12 +31,7 @@ def server(a):
 
 def client(a):
     c = socket.create_connection((a.host, a.port), timeout=30)
-    got = b""
-    while True:
-        r = c.recv(4096)
-        if not r:
-            break
-        got += r
+    got = smc_pytest.recv_to_end(c)
     tap(got == LINE, "client: got the line and the end of stream")
     time.sleep(a.hold)
     # the group may have ended meanwhile: whatever close() says is fine

@@ -46,6 +46,16 @@ def listener(port, family=socket.AF_INET, backlog=1, sockopts=()):
     return ls
 
 
+def recv_to_end(s, bufsize=65536):
+    """Everything socket S receives until its peer shuts down writing."""
+    parts = []
+    while True:
+        r = s.recv(bufsize)
+        if not r:
+            return b"".join(parts)
+        parts.append(r)
+
+
 def main(group, server, client, options=None):
     """Parse the command line, run server(args) or client(args).
 

@@ -37,6 +37,9 @@
 #           first in 1 KiB: the counters of buffers too small or full
 #           (sender: both too small, waited for the peer's RMB; receiver:
 #           RMB full, call smaller than the unread data)
+#   cork    20000 sends of 1 to 64 bytes arrive whole; corked behind the
+#           CDC message in flight they take fewer RoCE packets than sends,
+#           with net.smc.autocorking_size 0 two per send
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
@@ -466,6 +469,29 @@ bufstats() {
 	fi
 }
 
+# cork: 20000 sends of 1 to 64 bytes in a row (smc_cork.py), all arrive
+# in order. With net.smc.autocorking_size at its default the sender (a)
+# corks them behind the CDC message in flight: fewer RoCE packets than
+# sends. With 0 each send is a write and a CDC message of its own.
+cork() {
+	local size port=7620 pkts0 pkts
+	for size in 65536 0; do
+		echo $size >/proc/sys/net/smc/autocorking_size
+		pkts0=$(rxe_pkts)
+		py_pair "cork$size" $port 600 smc_cork.py
+		pkts=$(($(rxe_pkts) - pkts0))
+		port=$((port + 1))
+		[[ $SMCR_ROLE == a ]] || continue
+		echo "# cork: autocorking_size $size: $pkts RoCE packets for 20000 sends"
+		if ((size ? pkts < 20000 : pkts >= 40000)); then
+			tap_ok "cork: autocorking_size $size: $pkts RoCE packets for 20000 sends"
+		else
+			tap_fail "cork: autocorking_size $size: $pkts RoCE packets for 20000 sends"
+		fi
+	done
+	echo 65536 >/proc/sys/net/smc/autocorking_size
+}
+
 finish() {
 	barrier finish 120
 	# closed connections wait for their peer; give them a moment
@@ -490,5 +516,6 @@ gone
 version
 netlink
 bufstats
+cork
 finish
 exit 0
