@@ -78,9 +78,10 @@ enum smcr_state {
  * @close_pending: @close_work holds a reference and waits
  * @abort_work: answers the peer's abort with ours (RFC 7609 §4.8.2)
  * @close_passive: the peer had ended its side when we shut down writing
- * @uncork_work: sends what sendmsg staged once the CDC messages in flight
- *	completed, or a second later when no send slot was free for it
- *	(smcr_cdc.c); holds a reference on @sk while pending
+ * @uncork_work: sends what sendmsg staged when the completion of the last
+ *	CDC message in flight found no send slot free for it, or a second
+ *	after smcr_cdc_send() found none (smcr_cdc.c); holds a reference on
+ *	@sk while pending
  * @diag_node: link in the socket list of sock_diag (smcr_diag.c, whose
  *	smcr_diag_lock protects it)
  *

@@ -744,6 +744,7 @@ static struct proto smcr_inet_prot = {
 	.destroy	= smcr_inet_destroy_sock,
 	.hash		= smcr_inet_hash,
 	.unhash		= smcr_inet_unhash,
+	.release_cb	= smcr_cdc_release_cb,
 	.obj_size	= sizeof(struct smcr_sock),
 	.slab_flags	= SLAB_TYPESAFE_BY_RCU,
 };
@@ -773,6 +774,7 @@ static struct proto smcr_inet6_prot = {
 	.destroy		= smcr_inet_destroy_sock,
 	.hash			= smcr_inet_hash,
 	.unhash			= smcr_inet_unhash,
+	.release_cb		= smcr_cdc_release_cb,
 	.obj_size		= sizeof(struct smcr6_sock),
 	.slab_flags		= SLAB_TYPESAFE_BY_RCU,
 	.ipv6_pinfo_offset	= offsetof(struct smcr6_sock, inet6),

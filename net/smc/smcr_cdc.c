@@ -136,14 +136,58 @@ void smcr_cdc_init(struct smcr_sock *smc)
 	INIT_DELAYED_WORK(&smc->uncork_work, smcr_cdc_uncork_work);
 }
 
+/* Send what sendmsg staged, without waiting for a send slot: false when
+ * none was free. Context: the socket held as its owner holds it, in
+ * softirq with its spinlock taken and no owner, or by its owner inside
+ * release_sock().
+ */
+static bool smcr_cdc_flush_atomic(struct smcr_sock *smc)
+{
+	struct smcr_conn *conn = &smc->conn;
+	int idx;
+
+	/* a link that went down: the move to another sends it (or aborts) */
+	if (!conn->lgr || conn->aborted || conn->peer_abort ||
+	    conn->tx_written == conn->tx_prod ||
+	    READ_ONCE(conn->link->state) != SMCR_LINK_ACTIVE)
+		return true;
+	if (IS_ERR(smcr_wr_tx_tryget(conn->link, &idx)))
+		return false;
+	smcr_cdc_post(smc, idx, conn->tx_written);
+	return true;
+}
+
+/**
+ * smcr_cdc_release_cb() - the socket's owner releases it
+ * @sk: socket
+ *
+ * The proto's ->release_cb: what a completion could not send while a
+ * process owned the socket goes now.
+ *
+ * Context: release_sock(), its spinlock held.
+ */
+void smcr_cdc_release_cb(struct sock *sk)
+{
+	struct smcr_sock *smc = smcr_sk(sk);
+
+	if (!smc->conn.tx_uncork)
+		return;
+	smc->conn.tx_uncork = false;
+	if (!smcr_cdc_flush_atomic(smc))
+		smcr_cdc_uncork(smc, 0);
+}
+
 /* A CDC message's send completed (softirq): its connection's send buffer
  * is free up to the cookie, since the writes before it completed too.
- * The last one in flight lets out what sendmsg corked meanwhile.
+ * The last one in flight lets out what sendmsg corked meanwhile, as
+ * Linux's smc.ko does: from here, or when the socket's owner releases
+ * it, or, with no send slot free, from the uncork work.
  */
 static void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 {
 	struct smcr_sock *smc = slot->ctx;
 	struct smcr_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
 	bool uncork;
 
 	spin_lock_bh(&conn->lock);
@@ -152,10 +196,16 @@ static void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 	uncork = !--conn->tx_inflight && ok &&
 		 conn->tx_written != conn->tx_prod;
 	spin_unlock_bh(&conn->lock);
-	if (uncork)
-		smcr_cdc_uncork(smc, 0);
-	smc->sk.sk_write_space(&smc->sk);
-	sock_put(&smc->sk);
+	if (uncork) {
+		bh_lock_sock(sk);
+		if (sock_owned_by_user(sk))
+			conn->tx_uncork = true;
+		else if (!smcr_cdc_flush_atomic(smc))
+			smcr_cdc_uncork(smc, 0);
+		bh_unlock_sock(sk);
+	}
+	sk->sk_write_space(sk);
+	sock_put(sk);
 }
 
 /* The RDMA writes of the send buffer's bytes @from to @to into the
@@ -200,12 +250,13 @@ static int smcr_cdc_writes(struct smcr_conn *conn, struct smcr_link *link,
 /**
  * smcr_cdc_post() - send a CDC message for @smc, after RDMA writes
  * @smc: connection
- * @idx: slot from smcr_cdc_get()
+ * @idx: slot from smcr_cdc_get() or smcr_wr_tx_tryget()
  * @from: the first byte of the send buffer to write into the peer's RMBE
  *	first: all from there to the producer cursor the message carries
  *	are written before it (RC keeps the order, §4.4)
  *
- * Context: process, the socket locked.
+ * Context: the socket locked: by a process, or in softirq with its
+ * spinlock and no owner.
  * Return: 0 or a negative errno; the slot is consumed either way.
  */
 int smcr_cdc_post(struct smcr_sock *smc, int idx, u64 from)

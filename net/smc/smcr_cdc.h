@@ -10,11 +10,13 @@
 #include "smcr_link.h"
 
 struct smcr_sock;
+struct sock;
 
 /* smcr_cdc.c */
 void smcr_cdc_rx(struct smcr_link *link, const u8 *msg, const u8 *ext,
 		 u32 ext_len);
 void smcr_cdc_init(struct smcr_sock *smc);
+void smcr_cdc_release_cb(struct sock *sk);
 bool smcr_cdc_link_wait(struct smcr_sock *smc);
 int smcr_cdc_get(struct smcr_sock *smc, int *idx);
 int smcr_cdc_post(struct smcr_sock *smc, int idx, u64 from);

@@ -279,6 +279,9 @@ static inline struct smcr_link *smcr_lgr_primary(struct smcr_lgr *lgr)
  *	next message; under @lock
  * @tx_inflight: our CDC messages posted and not completed; sendmsg corks
  *	small sends while there are any; under @lock
+ * @tx_uncork: the completion of the last message in flight found the
+ *	socket owned: its release sends what is staged; under the socket's
+ *	spinlock (bh_lock_sock())
  * @rx_prod: bytes the peer has written into our RMBE, from its cursor
  * @rx_cons: bytes we have consumed
  * @rx_cons_sent: @rx_cons as last told to the peer
@@ -330,6 +333,7 @@ struct smcr_conn {
 	u64			tx_cursor_sent;
 	u64			tx_written;
 	unsigned int		tx_inflight;
+	bool			tx_uncork;
 	u64			rx_prod;
 	u64			rx_cons;
 	u64			rx_cons_sent;

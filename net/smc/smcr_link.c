@@ -245,6 +245,32 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
+ * smcr_wr_tx_tryget() - take a free slot of the send ring, if there is one
+ * @link: link
+ * @idx: the slot taken
+ *
+ * Context: any.
+ * Return: the slot's buffer, ERR_PTR(-ENOLINK) when the link is down, or
+ * ERR_PTR(-EBUSY) when every slot is taken.
+ */
+u8 *smcr_wr_tx_tryget(struct smcr_link *link, int *idx)
+{
+	int i;
+
+	if (READ_ONCE(link->state) == SMCR_LINK_DOWN)
+		return ERR_PTR(-ENOLINK);
+	for (i = 0; i < SMCR_WR_TX_SLOTS; i++) {
+		if (!test_and_set_bit(i, &link->tx_busy)) {
+			*idx = i;
+			memset(link->tx_bufs + i * SMCR_WR_SIZE, 0,
+			       SMCR_WR_SIZE);
+			return link->tx_bufs + i * SMCR_WR_SIZE;
+		}
+	}
+	return ERR_PTR(-EBUSY);
+}
+
+/**
  * smcr_wr_tx_get() - take a free slot of the send ring
  * @link: link
  * @idx: the slot taken
@@ -256,26 +282,18 @@ static void smcr_wr_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx)
 {
 	long left = SMCR_WR_TX_WAIT;
-	int i;
+	u8 *buf;
 
 	for (;;) {
-		if (READ_ONCE(link->state) == SMCR_LINK_DOWN)
-			return ERR_PTR(-ENOLINK);
-		for (i = 0; i < SMCR_WR_TX_SLOTS; i++)
-			if (!test_and_set_bit(i, &link->tx_busy))
-				goto found;
+		buf = smcr_wr_tx_tryget(link, idx);
+		if (buf != ERR_PTR(-EBUSY) || !left)
+			return buf;
 		left = wait_event_timeout(link->tx_wait,
 					  READ_ONCE(link->tx_busy) !=
 					  GENMASK(SMCR_WR_TX_SLOTS - 1, 0) ||
 					  READ_ONCE(link->state) ==
 					  SMCR_LINK_DOWN, left);
-		if (!left)
-			return ERR_PTR(-EBUSY);
 	}
-found:
-	*idx = i;
-	memset(link->tx_bufs + i * SMCR_WR_SIZE, 0, SMCR_WR_SIZE);
-	return link->tx_bufs + i * SMCR_WR_SIZE;
 }
 
 /**

@@ -250,6 +250,7 @@ typedef void (*smcr_link_rx_t)(struct smcr_link *link, const u8 *msg,
 
 void smcr_link_register_rx(enum smcr_wr_class class, smcr_link_rx_t rx);
 void smcr_link_register_down(void (*down)(struct smcr_link *link));
+u8 *smcr_wr_tx_tryget(struct smcr_link *link, int *idx);
 u8 *smcr_wr_tx_get(struct smcr_link *link, int *idx);
 void smcr_wr_tx_put(struct smcr_link *link, int idx);
 int smcr_wr_tx_send(struct smcr_link *link, int idx,

@@ -32,6 +32,7 @@ struct proto smcr_proto = {
 	.owner		= THIS_MODULE,
 	.obj_size	= sizeof(struct smcr_sock),
 	.slab_flags	= SLAB_TYPESAFE_BY_RCU,
+	.release_cb	= smcr_cdc_release_cb,
 };
 
 /* Handshakes, non-blocking connects and listeners' accept loops. Its

@@ -14,10 +14,10 @@
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
+# shellcheck source=scripts/bench-guest/smc-lib.sh
+source "$SMCR_REPO/scripts/bench-guest/smc-lib.sh"
 
 RUN=$SMCR_REPO/tools/smc_run/smc_run
-SMCR=$SMCR_REPO/build/tools/smcr
-BENCH=$SMCR_REPO/build/selftests/smc_bench
 RESULTS=$SMCR_OUT/bench.results
 SECS=5
 ROUNDS=3
@@ -63,7 +63,7 @@ iperf_cli() {
 # bench_srv NAME FAMILY PORT: serve smc_bench while the client measures
 bench_srv() {
 	local pid
-	"$BENCH" server --family "$2" --port "$3" >/dev/null 2>&1 &
+	"$SMCR_BENCH" server --family "$2" --port "$3" >/dev/null 2>&1 &
 	pid=$!
 	wait_listen "$3"
 	barrier "$1-bench" 60
@@ -86,7 +86,7 @@ bench_cli() {
 			rr | crr) args=(--mode "$m") ;;
 			*) args=(--mode bulk --size "$m") ;;
 			esac
-			line=$(timeout $((SECS + 30)) "$BENCH" "${base[@]}" \
+			line=$(timeout $((SECS + 30)) "$SMCR_BENCH" "${base[@]}" \
 				"${args[@]}" 2>&1 | tail -n 1)
 			echo "$name round=$r ${line:-failed}" >>"$RESULTS"
 		done
@@ -94,23 +94,12 @@ bench_cli() {
 	barrier "$name-bench-done" 60
 }
 
-# linux_smc: our module out, Linux's in, configured for SMC-Rv2
-linux_smc() {
-	"$SMCR" ueid flush
-	# closed connections may still wait for their peer's close
-	for _ in $(seq 30); do rmmod smcr 2>/dev/null && break; sleep 1; done
-	modprobe smc
-	"$SMCR" ueid add SMCR-BENCH
-	"$SMCR" pnet add BENCH eth eth0
-	"$SMCR" pnet add BENCH ib rxe0 1
-}
-
 if [[ $SMCR_ROLE == b ]]; then
 	iperf_srv 5201 tcp
 	bench_srv tcp tcp 5211
 	iperf_srv 5202 smcr-v1
 	bench_srv smcr-v1 smc 5212
-	"$SMCR" ueid add SMCR-BENCH
+	"$SMCR_TOOL" ueid add SMCR-BENCH
 	iperf_srv 5203 smcr-v2
 	bench_srv smcr-v2 smc 5213
 	linux_smc
@@ -131,7 +120,7 @@ tcp=$(iperf_cli 5201 tcp)
 bench_cli tcp tcp 5211
 smcr1=$(iperf_cli 5202 smcr-v1)
 bench_cli smcr-v1 smc 5212
-"$SMCR" ueid add SMCR-BENCH
+"$SMCR_TOOL" ueid add SMCR-BENCH
 smcr2=$(iperf_cli 5203 smcr-v2)
 bench_cli smcr-v2 smc 5213
 linux_smc

@@ -22,6 +22,8 @@ set -uo pipefail
 source "$SMCR_REPO/tools/testing/selftests/net/lib/guest_lib.sh"
 # shellcheck source=tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh
 source "$SMCR_REPO/tools/testing/selftests/net/rpcrdma/vm/nfs-lib.sh"
+# shellcheck source=scripts/bench-guest/profile-lib.sh
+source "$SMCR_REPO/scripts/bench-guest/profile-lib.sh"
 
 SECS=30 WIN=12
 if [[ -r $SMCR_OUT/bench-nfs-profile.conf ]]; then
@@ -30,7 +32,6 @@ if [[ -r $SMCR_OUT/bench-nfs-profile.conf ]]; then
 fi
 NFS_OP_TIMEOUT=$((SECS + 120))
 MiB=1048576
-TRACING=/sys/kernel/tracing
 
 # Top of the graph: what each side calls per message; below them, the
 # functions worth a line of their own (Linux's names, then ours)
@@ -70,82 +71,13 @@ calls() {
 }
 
 # counters: one line of "name value" pairs, the calls first
-counters() {
-	local c=/sys/class/infiniband/$NFS_RXE/ports/1/hw_counters
-	printf 'calls %d ' "$(calls)"
-	awk '/^cpu / { printf "busy %d softirq %d sys %d ", $2 + $3 + $4 + $7 + $8, $8, $4 }
-	     /^ctxt/ { printf "ctxt %d ", $2 }' /proc/stat
-	printf 'pkts_sent %d pkts_rcvd %d ' "$(cat "$c/sent_pkts")" "$(cat "$c/rcvd_pkts")"
-	awk '/virtio/ { s += $2 } END { printf "virtio_irqs %d\n", s }' /proc/interrupts
-}
-
-# per_call BEFORE AFTER: the counters' rises per call (ticks per 1000
-# calls)
-per_call() {
-	python3 - "$1" "$2" <<'PY'
-import sys
-a, b = sys.argv[1].split(), sys.argv[2].split()
-calls = float(int(b[1]) - int(a[1])) or 1
-out = ["%d calls" % calls]
-for i in range(2, len(a), 2):
-    d = int(b[i + 1]) - int(a[i + 1])
-    if a[i] in ("busy", "softirq", "sys"):
-        out.append("%s %.1f ticks/1000" % (a[i], d * 1000 / calls))
-    else:
-        out.append("%s %.2f" % (a[i], d / calls))
-print(", ".join(out))
-PY
-}
-
-# graph NAME: 2 s of function_graph at depth 2 from GRAPH_TOP, summed up
-graph() {
-	local f t=$TRACING
-	mountpoint -q $t || mount -t tracefs nodev $t
-	echo 0 >$t/tracing_on
-	echo >$t/trace
-	echo 20000 >$t/buffer_size_kb
-	: >$t/set_graph_function
-	: >$t/set_ftrace_filter
-	# names of the other transport's module are not there: ignored
-	for f in "${GRAPH_TOP[@]}"; do
-		echo "$f" >>$t/set_graph_function 2>/dev/null
-		echo "$f" >>$t/set_ftrace_filter 2>/dev/null
-	done
-	for f in "${GRAPH_MORE[@]}"; do
-		echo "$f" >>$t/set_ftrace_filter 2>/dev/null
-	done
-	echo 2 >$t/max_graph_depth
-	echo 1 >$t/options/funcgraph-tail
-	echo function_graph >$t/current_tracer
-	echo 1 >$t/tracing_on
-	sleep 2
-	echo 0 >$t/tracing_on
-	# (read before the tracer changes: that empties the buffer)
-	cat $t/trace >/tmp/graph.trace
-	python3 - /tmp/graph.trace <<'PY'
-import collections, re, sys
-n, tot = collections.Counter(), collections.Counter()
-leaf = re.compile(r'([0-9.]+) us\s+\|\s+(\w+)(?: \[\w+\])?\(\);')
-tail = re.compile(r'([0-9.]+) us\s+\|\s+\} /\* (\w+)')
-for line in open(sys.argv[1]):
-    m = leaf.search(line) or tail.search(line)
-    if m:
-        n[m.group(2)] += 1
-        tot[m.group(2)] += float(m.group(1))
-print("%-28s %7s %9s" % ("function (2 s)", "calls", "mean us"))
-for f, c in n.most_common():
-    print("%-28s %7d %9.1f" % (f, c, tot[f] / c))
-PY
-	echo nop >$t/current_tracer
-	: >$t/set_graph_function
-	: >$t/set_ftrace_filter
-}
+counters() { prof_counters "$(calls)" "$NFS_RXE"; }
 
 # profile XPRT: this guest's numbers while fio runs, into $SMCR_OUT
 profile() {
 	local before after out=$SMCR_OUT/nfs-profile.$SMCR_ROLE.$1
 	sleep 3
-	graph >"$out.graph"
+	prof_graph 2 2 "${GRAPH_TOP[@]}" -- "${GRAPH_MORE[@]}" >"$out.graph"
 	before=$(counters)
 	sleep "$WIN"
 	after=$(counters)
@@ -189,7 +121,7 @@ report() {
 	for r in a b; do
 		out=$SMCR_OUT/nfs-profile.$r.$1
 		[[ -r $out.after ]] || continue
-		echo "$1 $r, in ${WIN}s: $(per_call "$(cat "$out.before")" "$(cat "$out.after")")"
+		echo "$1 $r, in ${WIN}s: $(prof_per_unit "$(cat "$out.before")" "$(cat "$out.after")" call)"
 		sed "s/^/$1 $r: /" "$out.graph"
 	done
 }
