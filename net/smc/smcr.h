@@ -198,6 +198,8 @@ int smcr_rx_recvmsg(struct smcr_sock *smc, struct msghdr *msg, size_t len,
 __poll_t smcr_conn_poll(struct smcr_sock *smc);
 bool smcr_rx_atmark(struct smcr_sock *smc);
 u32 smcr_tx_space(struct smcr_conn *conn);
+void smcr_tx_nospace(struct smcr_sock *smc);
+void smcr_tx_write_space(struct smcr_sock *smc);
 
 /* smcr_close.c: closing (RFC 7609 §4.8) */
 void smcr_close_init(struct smcr_sock *smc);

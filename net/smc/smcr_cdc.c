@@ -204,7 +204,7 @@ static void smcr_cdc_tx_done(struct smcr_wr_tx *slot, bool ok)
 			smcr_cdc_uncork(smc, 0);
 		bh_unlock_sock(sk);
 	}
-	sk->sk_write_space(sk);
+	smcr_tx_write_space(smc);
 	sock_put(sk);
 }
 

@@ -50,7 +50,7 @@ void smcr_conn_wake(struct smcr_sock *smc)
 	struct sock *sk = &smc->sk;
 
 	sk->sk_data_ready(sk);
-	sk->sk_write_space(sk);
+	smcr_tx_write_space(smc);
 	if (READ_ONCE(smc->close_pending) &&
 	    (READ_ONCE(conn->peer_closed) || READ_ONCE(conn->peer_abort)))
 		smcr_close_kick(smc);

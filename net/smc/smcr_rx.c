@@ -249,7 +249,13 @@ __poll_t smcr_conn_poll(struct smcr_sock *smc)
 		mask |= EPOLLERR | EPOLLHUP;
 	else if (conn->peer_closed && conn->closed)
 		mask |= EPOLLHUP;
-	if (smcr_tx_space(conn) || conn->peer_closed || conn->peer_abort)
+	if (conn->peer_closed || conn->peer_abort || smcr_tx_space(conn)) {
 		mask |= EPOLLOUT | EPOLLWRNORM;
+	} else {
+		smcr_tx_nospace(smc);
+		/* room freed meanwhile: its waker may have missed the bit */
+		if (smcr_tx_space(conn))
+			mask |= EPOLLOUT | EPOLLWRNORM;
+	}
 	return mask;
 }

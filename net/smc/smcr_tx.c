@@ -44,6 +44,46 @@ u32 smcr_tx_space(struct smcr_conn *conn)
 		     conn->peer_size - rmbe_used);
 }
 
+/**
+ * smcr_tx_nospace() - a writer found no room: have it woken for some
+ * @smc: connection
+ *
+ * Set before the writer, or poll(), looks at smcr_tx_space() once more:
+ * smcr_tx_write_space() wakes writers only then, so that the completion
+ * of each send does not wake a reader too.
+ */
+void smcr_tx_nospace(struct smcr_sock *smc)
+{
+	struct socket *sock = smc->sk.sk_socket;
+
+	if (sock)
+		set_bit(SOCK_NOSPACE, &sock->flags);
+	/* the bit before the caller's look at the cursors */
+	smp_mb__after_atomic();
+}
+
+/**
+ * smcr_tx_write_space() - room may have freed up: wake who waits for it
+ * @smc: connection
+ *
+ * Context: any, after the cursors moved.
+ */
+void smcr_tx_write_space(struct smcr_sock *smc)
+{
+	struct sock *sk = &smc->sk;
+	struct socket *sock;
+
+	/* the cursors' move before the look at the writers' bit */
+	smp_mb();
+	rcu_read_lock();
+	sock = READ_ONCE(sk->sk_socket);
+	if (sock && test_bit(SOCK_NOSPACE, &sock->flags)) {
+		clear_bit(SOCK_NOSPACE, &sock->flags);
+		sk->sk_write_space(sk);
+	}
+	rcu_read_unlock();
+}
+
 static bool smcr_tx_stop(struct smcr_sock *smc)
 {
 	struct smcr_conn *conn = &smc->conn;
@@ -79,6 +119,9 @@ static int smcr_tx_wait(struct smcr_sock *smc, long *timeo)
 
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (!smcr_tx_space(conn)) {
+		smcr_tx_nospace(smc);
+		if (smcr_tx_space(conn))
+			break;
 		if (!counted) {
 			smcr_tx_count_full(smc);
 			counted = true;

@@ -40,6 +40,8 @@
 #   cork    20000 sends of 1 to 64 bytes arrive whole; corked behind the
 #           CDC message in flight they take fewer RoCE packets than sends,
 #           with net.smc.autocorking_size 0 two per send
+#   writable a non-blocking writer that filled the buffers (EAGAIN) gets
+#           EPOLLOUT, edge-triggered, once the peer reads
 #   unload  rmmod works afterwards; no kernel warning
 set -uo pipefail
 # shellcheck source=tools/testing/selftests/net/lib/guest_lib.sh
@@ -492,6 +494,13 @@ cork() {
 	echo 65536 >/proc/sys/net/smc/autocorking_size
 }
 
+# writable: a non-blocking writer that sent until EAGAIN is woken once
+# the peer reads (smc_writable.py): edge-triggered epoll and select see
+# EPOLLOUT again, three rounds
+writable() {
+	py_pair writable 7630 300 smc_writable.py
+}
+
 finish() {
 	barrier finish 120
 	# closed connections wait for their peer; give them a moment
@@ -517,5 +526,6 @@ version
 netlink
 bufstats
 cork
+writable
 finish
 exit 0
