@@ -110,6 +110,17 @@ static void smcr_cdc_uncork(struct smcr_sock *smc, unsigned long delay)
 	}
 }
 
+/* Whether bytes are staged and may go now; on a link that went down the
+ * move to another sends them (or the connection aborts). Context: the
+ * socket held by its owner, or its spinlock taken with no owner.
+ */
+static bool smcr_cdc_flush_due(const struct smcr_conn *conn)
+{
+	return conn->lgr && !conn->aborted && !conn->peer_abort &&
+	       conn->tx_written != conn->tx_prod &&
+	       READ_ONCE(conn->link->state) == SMCR_LINK_ACTIVE;
+}
+
 /* Send what sendmsg staged behind a CDC message that was in flight */
 static void smcr_cdc_uncork_work(struct work_struct *work)
 {
@@ -118,10 +129,7 @@ static void smcr_cdc_uncork_work(struct work_struct *work)
 	struct smcr_conn *conn = &smc->conn;
 
 	lock_sock(&smc->sk);
-	/* a link that went down: the move to another sends it (or aborts) */
-	if (conn->lgr && !conn->aborted && !conn->peer_abort &&
-	    conn->tx_written != conn->tx_prod &&
-	    READ_ONCE(conn->link->state) == SMCR_LINK_ACTIVE)
+	if (smcr_cdc_flush_due(conn))
 		smcr_cdc_send(smc);
 	release_sock(&smc->sk);
 	sock_put(&smc->sk);	/* the reference of the work */
@@ -146,10 +154,7 @@ static bool smcr_cdc_flush_atomic(struct smcr_sock *smc)
 	struct smcr_conn *conn = &smc->conn;
 	int idx;
 
-	/* a link that went down: the move to another sends it (or aborts) */
-	if (!conn->lgr || conn->aborted || conn->peer_abort ||
-	    conn->tx_written == conn->tx_prod ||
-	    READ_ONCE(conn->link->state) != SMCR_LINK_ACTIVE)
+	if (!smcr_cdc_flush_due(conn))
 		return true;
 	if (IS_ERR(smcr_wr_tx_tryget(conn->link, &idx)))
 		return false;
